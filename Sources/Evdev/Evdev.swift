@@ -1,0 +1,2 @@
+/// Evdev: devices, events, frames and recordings; the only importer of CEvdev.
+import CEvdev

@@ -1,0 +1,5 @@
+import Attitude
+import Evdev
+import TiltCard
+
+print("tilt-cli: not wired yet")

@@ -1,0 +1,5 @@
+import Testing
+
+@Suite struct CLIBuildsTests {
+  @Test func placeholder() { #expect(Bool(true)) }
+}

@@ -1,0 +1,7 @@
+import Testing
+
+@testable import Evdev
+
+@Suite struct EvdevBuildsTests {
+  @Test func moduleLinks() { #expect(Bool(true)) }
+}
