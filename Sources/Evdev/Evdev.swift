@@ -1,2 +1,0 @@
-/// Evdev: devices, events, frames and recordings; the only importer of CEvdev.
-import CEvdev
