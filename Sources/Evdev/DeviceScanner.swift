@@ -71,8 +71,15 @@ public enum DeviceScanner {
   /// 3. likewise, the same `phys` up to its last `/`: "usb-0000:00:14.0-1/input0"
   ///    and "usb-0000:00:14.0-1/input3" are two interfaces of one USB device.
   ///    A `phys` without `/` (a Bluetooth adapter's address, shared by every
-  ///    device on it) is only compared whole, in rule 2.
-  /// Ties go to the node listed first. Returns motion path → button path.
+  ///    device on it) is only compared whole, in rule 2;
+  /// 4. when neither `uniq` nor `phys` rules it out (equal, or one is empty):
+  ///    the same vendor and product, and the motion node's name starts with the
+  ///    button node's ("DualSense Wireless Controller Motion Sensors", "Nintendo
+  ///    Switch Pro Controller (IMU)"). uinput devices need this: uinput cannot set
+  ///    `uniq`, and libevdev's uinput helper leaves `phys` empty.
+  /// Ties go to the node listed first, in rule 4 to the node listed nearest the
+  /// motion node (drivers create the two back to back). Returns motion path →
+  /// button path.
   public static func pairButtonNodes(_ devices: [(path: String, info: DeviceInfo)]) -> [String:
     String]
   {
@@ -89,11 +96,32 @@ public enum DeviceScanner {
       let byPhysPrefix = physPrefix(info.phys).flatMap { prefix in
         compatible.first { physPrefix($0.info.phys) == prefix }
       }
-      if let button = byUniq ?? byPhys ?? byPhysPrefix {
+      let byName = compatible.filter { candidate in
+        !physRulesOut(info.phys, candidate.info.phys) && candidate.info.id.vendor == info.id.vendor
+          && candidate.info.id.product == info.id.product && !candidate.info.name.isEmpty
+          && info.name.hasPrefix(candidate.info.name)
+      }.min {
+        distance($0.path, motion.path, in: devices) < distance($1.path, motion.path, in: devices)
+      }
+      if let button = byUniq ?? byPhys ?? byPhysPrefix ?? byName {
         pairs[motion.path] = button.path
       }
     }
     return pairs
+  }
+
+  /// Whether two non-empty `phys` say the nodes belong to different devices.
+  private static func physRulesOut(_ a: String, _ b: String) -> Bool {
+    !a.isEmpty && !b.isEmpty && a != b && (physPrefix(a) == nil || physPrefix(a) != physPrefix(b))
+  }
+
+  /// How far apart two paths are listed.
+  private static func distance(
+    _ a: String, _ b: String, in devices: [(path: String, info: DeviceInfo)]
+  ) -> Int {
+    let indexA = devices.firstIndex { $0.path == a } ?? 0
+    let indexB = devices.firstIndex { $0.path == b } ?? 0
+    return abs(indexA - indexB)
   }
 
   /// Whether the device has gamepad or joystick buttons and is not itself a

@@ -100,12 +100,47 @@ import Testing
     #expect(pairs.isEmpty)
   }
 
-  @Test func emptyUniqAndPhysNeverPair() {
+  @Test func withoutUniqOrPhysTheNameAndIDsDecide() {
+    var pad = Self.gamepad()
+    pad.id = DeviceID(bustype: 3, vendor: 0x054c, product: 0x0ce6, version: 0x8111)
+    var sensors = Self.motion()
+    sensors.id = pad.id
+    var otherPad = pad
+    otherPad.id.product = 0x05c4
+    var unrelated = pad
+    unrelated.name = "Other Pad"
+    #expect(
+      DeviceScanner.pairButtonNodes([("/dev/input/event1", pad), ("/dev/input/event2", sensors)])
+        == ["/dev/input/event2": "/dev/input/event1"])
+    #expect(
+      DeviceScanner.pairButtonNodes([
+        ("/dev/input/event1", otherPad), ("/dev/input/event2", sensors),
+      ])
+      .isEmpty)
+    #expect(
+      DeviceScanner.pairButtonNodes([
+        ("/dev/input/event1", unrelated), ("/dev/input/event2", sensors),
+      ])
+      .isEmpty)
+  }
+
+  @Test func nameRuleIsRuledOutByDifferentPhys() {
     let pairs = DeviceScanner.pairButtonNodes([
-      ("/dev/input/event1", Self.gamepad()),
-      ("/dev/input/event2", Self.motion()),
+      ("/dev/input/event1", Self.gamepad(phys: "usb-0000:00:14.0-1/input0")),
+      ("/dev/input/event2", Self.motion(phys: "usb-0000:00:14.0-2/input0")),
     ])
     #expect(pairs.isEmpty)
+  }
+
+  @Test func nameRulePicksTheNearestNodeForTwoIdenticalControllers() {
+    let pairs = DeviceScanner.pairButtonNodes([
+      ("/dev/input/event4", Self.gamepad()),
+      ("/dev/input/event5", Self.motion()),
+      ("/dev/input/event6", Self.gamepad()),
+      ("/dev/input/event7", Self.motion()),
+    ])
+    #expect(
+      pairs == ["/dev/input/event5": "/dev/input/event4", "/dev/input/event7": "/dev/input/event6"])
   }
 
   @Test func twoControllersPairEachWithItsOwnButtons() {
