@@ -93,6 +93,9 @@ struct HeaderParser {
         )
       }
       let type = UInt16(n[0])
+      // `B: 00` is the event-type mask (evemu-record always writes `0b`);
+      // which types a device has follows from its codes, so it is skipped.
+      if type == EventType.syn { return }
       let offset = maskBytes[type, default: 0]
       guard offset < 128 else {
         throw error(.outOfRange, "too many B: lines for event type 0x\(String(type, radix: 16))")
