@@ -164,7 +164,11 @@ public final class EvemuReader {
       return fail(.notANumber, "'\(s.word())' is not a valid \(field); an event line is \(format)")
     }
     s.skipBlanks()
-    guard case .value(let seconds, _) = s.decimal() else { throw missing("time in seconds") }
+    let secondsResult = s.decimal()
+    if secondsResult == .tooBig {
+      throw fail(.outOfRange, "event time has more than 18 digits of seconds; the line is corrupt")
+    }
+    guard case .value(let seconds, _) = secondsResult else { throw missing("time in seconds") }
     guard s.consume(UInt8(ascii: ".")) else {
       throw missing("'.' and microseconds after the seconds")
     }

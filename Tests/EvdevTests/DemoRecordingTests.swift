@@ -74,6 +74,23 @@ import Testing
     #expect(maxRollError < 0.3, "integrated gyro vs accelerometer roll: \(maxRollError)°")
   }
 
+  /// libevemu (what evemu-play and evemu-device use) reads the bundled demo
+  /// as this project does.
+  @Test func libevemuReadsTheDemo() throws {
+    guard let checker = LibevemuChecker.build() else { return }
+    #expect(try checker.run(Self.path) == LibevemuChecker.expectedOutput(Self.path))
+  }
+
+  /// And the shared recordings, old format included.
+  @Test(arguments: [
+    "recordings/mad-catz-xbox360-sticks.evemu", "recordings/sony-ps3-controller.desc",
+    "broad/broad07_window22-42s_as_dualsense_motion.evemu",
+  ])
+  func libevemuAgreesOnSharedRecordings(file: String) throws {
+    guard let path = TestData.path(file), let checker = LibevemuChecker.build() else { return }
+    #expect(try checker.run(path) == LibevemuChecker.expectedOutput(path))
+  }
+
   @Test func defuzzMatchesTheKernel() {
     #expect(DemoRecording.defuzz(105, old: 100, fuzz: 16) == 100)
     #expect(DemoRecording.defuzz(112, old: 100, fuzz: 16) == 103)

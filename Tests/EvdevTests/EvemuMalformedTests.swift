@@ -90,6 +90,9 @@ import Testing
       text: header + "E: 0.000001 0003 0000 99999999999999999999999\n",
       kind: .outOfRange, line: 3, message: "outside the 32-bit range"),
     Case(
+      name: "event time too big", text: header + "E: 1234567890123456789012.000001 0003 0000 1\n",
+      kind: .outOfRange, line: 3, message: "more than 18 digits of seconds"),
+    Case(
       name: "seven-digit microseconds", text: header + "E: 0.1234567 0003 0000 1\n",
       kind: .notANumber, line: 3, message: "microseconds (1 to 6 digits)"),
     Case(
