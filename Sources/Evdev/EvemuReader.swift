@@ -140,6 +140,9 @@ public final class EvemuReader {
   }
 
   static let largestCode = Int64(KEY_MAX)
+  /// Event seconds beyond this (about 31 700 years) are corrupt, and would
+  /// overflow microseconds in 64 bits.
+  static let maxSeconds: Int64 = 1_000_000_000_000
 
   /// Parses `E: SEC.USEC TYPE CODE VALUE` as libevemu does.
   static func parseEvent(
@@ -165,8 +168,14 @@ public final class EvemuReader {
     }
     s.skipBlanks()
     let secondsResult = s.decimal()
+    if case .value(let v, _) = secondsResult, v > maxSeconds {
+      throw fail(
+        .outOfRange,
+        "event time \(v) s is out of range (largest is \(maxSeconds)); the line is corrupt")
+    }
     if secondsResult == .tooBig {
-      throw fail(.outOfRange, "event time has more than 18 digits of seconds; the line is corrupt")
+      throw fail(
+        .outOfRange, "event time is out of range (largest is \(maxSeconds) s); the line is corrupt")
     }
     guard case .value(let seconds, _) = secondsResult else { throw missing("time in seconds") }
     guard s.consume(UInt8(ascii: ".")) else {

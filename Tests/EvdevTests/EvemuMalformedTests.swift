@@ -91,7 +91,11 @@ import Testing
       kind: .outOfRange, line: 3, message: "outside the 32-bit range"),
     Case(
       name: "event time too big", text: header + "E: 1234567890123456789012.000001 0003 0000 1\n",
-      kind: .outOfRange, line: 3, message: "more than 18 digits of seconds"),
+      kind: .outOfRange, line: 3, message: "event time is out of range"),
+    Case(
+      name: "event time beyond microseconds in 64 bits",
+      text: header + "E: 999999999999999999.000001 0003 0000 1\n", kind: .outOfRange, line: 3,
+      message: "event time 999999999999999999 s is out of range"),
     Case(
       name: "seven-digit microseconds", text: header + "E: 0.1234567 0003 0000 1\n",
       kind: .notANumber, line: 3, message: "microseconds (1 to 6 digits)"),
