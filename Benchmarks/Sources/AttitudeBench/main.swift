@@ -1,0 +1,103 @@
+import Attitude
+import Foundation
+import MallocCounter
+
+// Runs this project's estimators on BROAD trials and prints one JSON object
+// per trial: inclination RMSE (degrees) of fusion, accelerometer-only and the
+// plain low-pass τ = 0.103 s, the fusion's cost per sample (ns, median of
+// passes) and the allocations counted in the timed loops.
+//
+// usage: AttitudeBench [--passes N] CSV...
+
+var passes = 9
+var paths: [String] = []
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let a = arguments.next() {
+  if a == "--passes", let n = arguments.next().flatMap(Int.init) {
+    passes = n
+  } else {
+    paths.append(a)
+  }
+}
+if paths.isEmpty {
+  FileHandle.standardError.write("usage: AttitudeBench [--passes N] CSV...\n".data(using: .utf8)!)
+  exit(64)
+}
+
+func upVectors<E: AttitudeEstimator>(_ estimator: inout E, _ samples: [MotionSample]) -> [Vector3] {
+  var ups = [Vector3](repeating: Vector3(0, 0, 1), count: samples.count)
+  var last = Vector3(0, 0, 1)
+  for i in samples.indices {
+    if let e = estimator.update(samples[i]) { last = e.orientation.upVector }
+    ups[i] = last
+  }
+  return ups
+}
+
+/// The classic tilt-card filter as a time constant: low-pass of the raw accelerometer vector.
+func plainLowPassUp(_ samples: [MotionSample], tau: Double) -> [Vector3] {
+  var state = samples.first?.acceleration ?? Vector3(0, 0, 1)
+  var lastTime = samples.first?.time ?? 0
+  return samples.map { s in
+    let alpha = 1 - exp(-(s.time - lastTime) / tau)
+    lastTime = s.time
+    state += alpha * (s.acceleration - state)
+    return state.normalized ?? Vector3(0, 0, 1)
+  }
+}
+
+func nanoseconds() -> UInt64 {
+  var ts = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &ts)
+  return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+}
+
+/// Median ns/sample of the fusion over the whole trial, and the number of
+/// allocations made inside all timed loops together.
+func timeFusion(_ samples: [MotionSample], passes: Int) -> (Double, UInt) {
+  var costs: [Double] = []
+  costs.reserveCapacity(passes)
+  var sink = 0.0
+  var allocations: UInt = 0
+  for _ in 0..<passes {
+    var fusion = GyroAccelFusion()
+    let before = malloc_counter_count()
+    let start = nanoseconds()
+    samples.withUnsafeBufferPointer { buffer in
+      for s in buffer {
+        if let e = fusion.update(s) { sink += e.orientation.w }
+      }
+    }
+    let end = nanoseconds()
+    allocations += UInt(malloc_counter_count() - before)
+    costs.append(Double(end - start) / Double(samples.count))
+  }
+  if sink == 42 { print("") }  // keeps the loop's work observable
+  costs.sort()
+  return (costs[costs.count / 2], allocations)
+}
+
+for path in paths {
+  let trial: BroadTrial
+  do {
+    trial = try BroadTrial(contentsOf: URL(fileURLWithPath: path))
+  } catch {
+    FileHandle.standardError.write("AttitudeBench: \(error)\n".data(using: .utf8)!)
+    exit(1)
+  }
+  var fusion = GyroAccelFusion()
+  let fusionRMSE = trial.inclinationRMSE(estimatedUp: upVectors(&fusion, trial.samples))
+  var tilt = AccelerometerTiltEstimator()
+  let accelRMSE = trial.inclinationRMSE(estimatedUp: upVectors(&tilt, trial.samples))
+  let lowPassRMSE = trial.inclinationRMSE(estimatedUp: plainLowPassUp(trial.samples, tau: 0.103))
+  let (ns, allocations) = timeFusion(trial.samples, passes: passes)
+  let b = fusion.bias * (180 / .pi)
+  print(
+    """
+    {"trial": "\(trial.name)", "samples": \(trial.samples.count), \
+    "fusion_rmse_deg": \(fusionRMSE), "accel_rmse_deg": \(accelRMSE), \
+    "lowpass_rmse_deg": \(lowPassRMSE), "fusion_ns_per_sample": \(ns), \
+    "allocations_in_timed_loops": \(allocations), "passes": \(passes), \
+    "final_bias_deg_s": [\(b.x), \(b.y), \(b.z)]}
+    """)
+}
