@@ -28,6 +28,14 @@ public struct FusionParameters: Hashable, Sendable {
   /// Time constant, in seconds, of the short-term means of rest detection.
   public var restFilterTimeConstant: Double = 0.5
 
+  /// While the card is shaken or tapped, the accelerometer time constant
+  /// grows by the factor `1 + d/scale²`, where `d` is the mean square of the
+  /// readings' distance from 1 g over ``disturbanceTimeConstant``. In g;
+  /// infinity keeps the time constant fixed.
+  public var disturbanceScale: Double = 0.5
+  /// Time constant, in seconds, of that mean square.
+  public var disturbanceTimeConstant: Double = 1.0
+
   // MARK: Accelerometer only
 
   /// Time constant, in seconds, of the accelerometer-only low-pass when the
@@ -47,7 +55,7 @@ public struct FusionParameters: Hashable, Sendable {
   /// Readings whose magnitude is outside this range, in g, carry no usable
   /// direction of gravity (free fall, a hard shock) and do not correct
   /// the inclination.
-  public var usableAccelerationRange: ClosedRange<Double> = 0.3...2.5
+  public var usableAccelerationRange: ClosedRange<Double> = 0.3...8
 
   public init() {}
 }

@@ -14,7 +14,9 @@
 ///   fed back with ``FusionParameters/motionBiasTimeConstant``.
 /// - When the card rests (steady gyroscope and accelerometer for
 ///   ``FusionParameters/restMinimumDuration``), the bias follows the
-///   gyroscope's mean on all three axes.
+///   gyroscope's mean on all three axes, the gyroscope is not integrated,
+///   and what it integrated since the card became still is taken back: a
+///   card at rest does not drift, not even in yaw.
 /// - Readings outside ``FusionParameters/usableAccelerationRange`` (free fall,
 ///   hard shocks) are left out of the low-pass.
 ///
@@ -31,6 +33,8 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   var inclinationCorrection = Quaternion.identity
   /// Low-passed specific force in the almost-inertial frame, g.
   var filteredAcceleration = Vector3(0, 0, 1)
+  /// First stage of the two-stage low-pass, g, almost-inertial frame.
+  var prefilteredAcceleration = Vector3(0, 0, 1)
   var hasInclination = false
 
   var timeStep: TimeStep
@@ -40,11 +44,24 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   var restGyroMean = Vector3.zero
   var restAccelMean = Vector3(0, 0, 1)
   var restDuration = 0.0
+  /// The integrated gyroscope orientation when the card last became still.
+  var gyroOrientationAtStill = Quaternion.identity
+
+  let inverseDisturbanceScale2: Double
+  let disturbanceFactor: SmoothingFactor
+  /// Mean square of the readings' distance from 1 g over the last second or so, g².
+  var disturbance = 0.0
+  /// How far the accelerometer is trusted now, 0…1 (1 when undisturbed).
+  var trust = 1.0
 
   public init(parameters: FusionParameters = .init()) {
     self.parameters = parameters
+    inverseDisturbanceScale2 =
+      1 / (parameters.disturbanceScale * parameters.disturbanceScale)
+    disturbanceFactor = SmoothingFactor(timeConstant: parameters.disturbanceTimeConstant)
     timeStep = TimeStep(maximumStep: parameters.maximumStep)
-    accelerationFactor = SmoothingFactor(timeConstant: parameters.accelerometerTimeConstant)
+    // Two equal first-order stages whose delays add up to the time constant.
+    accelerationFactor = SmoothingFactor(timeConstant: parameters.accelerometerTimeConstant / 2)
     restFactor = SmoothingFactor(timeConstant: parameters.restFilterTimeConstant)
     restBiasFactor = SmoothingFactor(timeConstant: parameters.restBiasTimeConstant)
   }
@@ -92,7 +109,8 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     if sample.rotationRate != nil { detectRest(gyro: gyro, acceleration: acceleration, dt: dt) }
 
     let rate = gyro - bias
-    if dt > 0 {
+    // At rest the card does not turn: integrating would only add the bias.
+    if dt > 0 && !isAtRest {
       gyroOrientation =
         (gyroOrientation * Quaternion(rotationRate: rate, interval: dt))
         .normalized
@@ -101,9 +119,14 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     if usable {
       let inertial = gyroOrientation.rotate(acceleration)
       if hasInclination {
-        let alpha = accelerationFactor.alpha(for: dt)
-        filteredAcceleration += alpha * (inertial - filteredAcceleration)
+        let deviation = (magnitude2.squareRoot() - 1)
+        disturbance += disturbanceFactor.alpha(for: dt) * (deviation * deviation - disturbance)
+        trust = 1 / (1 + disturbance * inverseDisturbanceScale2)
+        let alpha = accelerationFactor.alpha(for: dt) * trust
+        prefilteredAcceleration += alpha * (inertial - prefilteredAcceleration)
+        filteredAcceleration += alpha * (prefilteredAcceleration - filteredAcceleration)
       } else {
+        prefilteredAcceleration = inertial
         filteredAcceleration = inertial
       }
       correctInclination(dt: dt, moving: sample.rotationRate != nil && !isAtRest)
@@ -128,7 +151,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     // the correction undoes its horizontal part, so −Rᵀ·correction/dt observes e.
     let correctionVector = Vector3(2 * correction.x, 2 * correction.y, 0)
     let inCard = orientation.conjugate.rotate(correctionVector)
-    bias -= inCard * (1 / parameters.motionBiasTimeConstant)
+    bias -= inCard * (trust / parameters.motionBiasTimeConstant)
     clampBias()
   }
 
@@ -143,11 +166,18 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       && restGyroMean.lengthSquared < gyroLimit * gyroLimit
       && (acceleration - restAccelMean).lengthSquared < accelLimit * accelLimit
     if still {
+      if restDuration == 0 { gyroOrientationAtStill = gyroOrientation }
       restDuration += dt
     } else {
       restDuration = 0
     }
+    let wasAtRest = isAtRest
     isAtRest = restDuration >= parameters.restMinimumDuration
+    if isAtRest && !wasAtRest {
+      // The card has not turned since it became still: what the gyroscope
+      // integrated meanwhile was bias. Take it back.
+      gyroOrientation = gyroOrientationAtStill
+    }
     if isAtRest {
       let beta = restBiasFactor.alpha(for: dt)
       bias += beta * (restGyroMean - bias)

@@ -7,20 +7,46 @@ import MallocCounter
 // plain low-pass τ = 0.103 s, the fusion's cost per sample (ns, median of
 // passes) and the allocations counted in the timed loops.
 //
-// usage: AttitudeBench [--passes N] CSV...
+// usage: AttitudeBench [--passes N] [--set NAME=VALUE] CSV...
 
 var passes = 9
 var paths: [String] = []
+var parameters = FusionParameters()
+/// Where to write the fusion's per-sample inclination error (t_s, degrees), for diagnosis.
+var errorsPath: String?
+let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
+  "accelerometerTimeConstant": \.accelerometerTimeConstant,
+  "motionBiasTimeConstant": \.motionBiasTimeConstant,
+  "restBiasTimeConstant": \.restBiasTimeConstant,
+  "disturbanceScale": \.disturbanceScale,
+  "disturbanceTimeConstant": \.disturbanceTimeConstant,
+  "tiltTimeConstant": \.tiltTimeConstant,
+  "tiltMagnitudeGain": \.tiltMagnitudeGain,
+]
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let a = arguments.next() {
   if a == "--passes", let n = arguments.next().flatMap(Int.init) {
     passes = n
+  } else if a == "--set", let assignment = arguments.next() {
+    // --set name=value overrides one of the FusionParameters, for tuning.
+    let parts = assignment.split(separator: "=").map(String.init)
+    guard parts.count == 2, let key = tunable[parts[0]], let value = Double(parts[1]) else {
+      FileHandle.standardError.write(
+        "AttitudeBench: cannot set \(assignment)\n".data(using: .utf8)!)
+      exit(64)
+    }
+    parameters[keyPath: key] = value
+  } else if a == "--errors", let path = arguments.next() {
+    errorsPath = path
+  } else if a == "--usable-max", let value = arguments.next().flatMap(Double.init) {
+    parameters.usableAccelerationRange = parameters.usableAccelerationRange.lowerBound...value
   } else {
     paths.append(a)
   }
 }
 if paths.isEmpty {
-  FileHandle.standardError.write("usage: AttitudeBench [--passes N] CSV...\n".data(using: .utf8)!)
+  FileHandle.standardError.write(
+    "usage: AttitudeBench [--passes N] [--set NAME=VALUE] CSV...\n".data(using: .utf8)!)
   exit(64)
 }
 
@@ -60,7 +86,7 @@ func timeFusion(_ samples: [MotionSample], passes: Int) -> (Double, UInt) {
   var sink = 0.0
   var allocations: UInt = 0
   for _ in 0..<passes {
-    var fusion = GyroAccelFusion()
+    var fusion = GyroAccelFusion(parameters: parameters)
     let before = malloc_counter_count()
     let start = nanoseconds()
     samples.withUnsafeBufferPointer { buffer in
@@ -85,9 +111,21 @@ for path in paths {
     FileHandle.standardError.write("AttitudeBench: \(error)\n".data(using: .utf8)!)
     exit(1)
   }
-  var fusion = GyroAccelFusion()
-  let fusionRMSE = trial.inclinationRMSE(estimatedUp: upVectors(&fusion, trial.samples))
-  var tilt = AccelerometerTiltEstimator()
+  var fusion = GyroAccelFusion(parameters: parameters)
+  let fusionUp = upVectors(&fusion, trial.samples)
+  let fusionRMSE = trial.inclinationRMSE(estimatedUp: fusionUp)
+  if let errorsPath {
+    var text = "t_s,error_deg,scored\n"
+    for i in trial.samples.indices {
+      guard let truth = trial.trueUp[i] else { continue }
+      let e = fusionUp[i]
+      let angle = atan2(e.cross(truth).length, e.dot(truth)) * 180 / .pi
+      text += "\(trial.samples[i].time),\(angle),\(trial.scored[i] ? 1 : 0)\n"
+    }
+    try? text.write(
+      toFile: errorsPath + "-" + trial.name + ".csv", atomically: true, encoding: .utf8)
+  }
+  var tilt = AccelerometerTiltEstimator(parameters: parameters)
   let accelRMSE = trial.inclinationRMSE(estimatedUp: upVectors(&tilt, trial.samples))
   let lowPassRMSE = trial.inclinationRMSE(estimatedUp: plainLowPassUp(trial.samples, tau: 0.103))
   let (ns, allocations) = timeFusion(trial.samples, passes: passes)
