@@ -4,9 +4,11 @@ import Foundation
 /// orientations: a low-pass whose cutoff rises with the angular speed, so
 /// the output is still at rest and keeps up in fast turns.
 ///
-/// Per step of `dt` seconds: the speed is the angle from the previous
-/// output to the input over dt (rad/s), low-passed at `derivativeCutoff`;
-/// the cutoff is `minCutoff + beta·speed` (Hz); the output slerps toward
+/// Per step of `dt` seconds: the angular velocity (a vector, rad/s) is the
+/// rotation from the previous output to the input over dt, low-passed at
+/// `derivativeCutoff` (as a vector, so that noise averages out as the
+/// signed derivative does in the paper); the speed is its length and the
+/// cutoff is `minCutoff + beta·speed` (Hz); the output slerps toward
 /// the input by `α = 1 / (1 + 1/(2π·cutoff·dt))`, the paper's smoothing
 /// factor. A repeated or earlier time leaves the output where it is.
 public struct OneEuroFilter: AttitudeFilter, Hashable, Sendable {
@@ -18,8 +20,8 @@ public struct OneEuroFilter: AttitudeFilter, Hashable, Sendable {
   public let derivativeCutoff: Double
 
   public private(set) var value: Quaternion?
-  /// Low-passed angular speed, rad/s.
-  public private(set) var speed = 0.0
+  /// Low-passed angular velocity, rad/s, in the frame of the output.
+  public private(set) var velocity = Vector3.zero
   var lastTime = 0.0
 
   public init(minCutoff: Double, beta: Double, derivativeCutoff: Double) {
@@ -39,15 +41,16 @@ public struct OneEuroFilter: AttitudeFilter, Hashable, Sendable {
     guard let previous = value else {
       value = orientation
       lastTime = time
-      speed = 0
+      velocity = .zero
       return orientation
     }
     let dt = time - lastTime
     guard dt > 0 else { return previous }
     lastTime = time
-    let rawSpeed = previous.angle(to: orientation) / dt
-    speed += OneEuroFilter.alpha(cutoff: derivativeCutoff, interval: dt) * (rawSpeed - speed)
-    let cutoff = minCutoff + beta * speed
+    let rawVelocity = (previous.conjugate * orientation).rotationVector / dt
+    velocity +=
+      OneEuroFilter.alpha(cutoff: derivativeCutoff, interval: dt) * (rawVelocity - velocity)
+    let cutoff = minCutoff + beta * velocity.length
     let next = previous.slerp(to: orientation, t: OneEuroFilter.alpha(cutoff: cutoff, interval: dt))
     value = next
     return next
@@ -55,6 +58,6 @@ public struct OneEuroFilter: AttitudeFilter, Hashable, Sendable {
 
   public mutating func reset() {
     value = nil
-    speed = 0
+    velocity = .zero
   }
 }
