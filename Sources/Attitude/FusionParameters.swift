@@ -8,6 +8,10 @@ public struct FusionParameters: Hashable, Sendable {
   /// accelerometer takes to correct the inclination (VQF's `tauAcc`).
   public var accelerometerTimeConstant: Double = 3.0
 
+  /// Seconds between accelerometer corrections, each on the mean of the
+  /// readings since the last one; 0 corrects at every sample.
+  public var correctionInterval: Double = 0.02
+
   /// Time constant, in seconds, with which inclination corrections are
   /// turned into a gyroscope bias estimate while the card moves.
   public var motionBiasTimeConstant: Double = 20.0

@@ -19,6 +19,7 @@ let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
   "motionBiasTimeConstant": \.motionBiasTimeConstant,
   "restBiasTimeConstant": \.restBiasTimeConstant,
   "disturbanceScale": \.disturbanceScale,
+  "correctionInterval": \.correctionInterval,
   "disturbanceTimeConstant": \.disturbanceTimeConstant,
   "tiltTimeConstant": \.tiltTimeConstant,
   "tiltMagnitudeGain": \.tiltMagnitudeGain,
@@ -74,7 +75,7 @@ func plainLowPassUp(_ samples: [MotionSample], tau: Double) -> [Vector3] {
 
 func nanoseconds() -> UInt64 {
   var ts = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &ts)
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
   return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
 }
 
