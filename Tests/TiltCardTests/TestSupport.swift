@@ -41,16 +41,22 @@ enum TestSupport {
     return nil
   }
 
-  /// Runs a program, returns its exit status and standard output.
-  static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil) throws -> (
-    status: Int32, output: String
-  ) {
+  /// Runs a program, returns its exit status and standard output (empty
+  /// without `capture`, for programs that leave a daemon holding the pipe).
+  static func run(
+    _ executable: String, _ arguments: [String], stdin: Data? = nil, capture: Bool = true
+  ) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     let out = Pipe()
-    process.standardOutput = out
-    process.standardError = out
+    if capture {
+      process.standardOutput = out
+      process.standardError = out
+    } else {
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+    }
     let input = Pipe()
     if stdin != nil { process.standardInput = input }
     try process.run()
@@ -58,7 +64,7 @@ enum TestSupport {
       input.fileHandleForWriting.write(stdin)
       try input.fileHandleForWriting.close()
     }
-    let data = out.fileHandleForReading.readDataToEndOfFile()
+    let data = capture ? out.fileHandleForReading.readDataToEndOfFile() : Data()
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
   }
