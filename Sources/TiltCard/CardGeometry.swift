@@ -70,15 +70,11 @@ public enum CardGeometry {
     }
     let d = configuration.perspectiveDistance
     let p = d.isFinite ? -1 / d : 0
-    var m = Matrix4.identity
-    let cols = [rotation.columns.0, rotation.columns.1, rotation.columns.2]
-    for c in 0..<3 {
-      m[0, c] = cols[c].x
-      m[1, c] = cols[c].y
-      m[2, c] = cols[c].z
-      m[3, c] = p * cols[c].z
-    }
-    return View(face: face, transform: m, normal: rotation.columns.2)
+    let (x, y, z) = rotation.columns
+    let m = Matrix4(
+      columnMajor: SIMD16(
+        x.x, x.y, x.z, p * x.z, y.x, y.y, y.z, p * y.z, z.x, z.y, z.z, p * z.z, 0, 0, 0, 1))
+    return View(face: face, transform: m, normal: z)
   }
 
   /// `rotateX(−rotationX) · rotateY(rotationY + flipAngle)` as a 3×3 matrix.

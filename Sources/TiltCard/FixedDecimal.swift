@@ -1,46 +1,46 @@
 /// Appends decimal numbers with a fixed count of decimals as ASCII, without
 /// Foundation: fast, deterministic and always valid JSON.
 enum FixedDecimal {
-  static let powersOfTen: [Double] = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9]
+  /// 10^decimals for 0…9 decimals.
+  @inline(__always)
+  static func powerOfTen(_ decimals: Int) -> UInt64 {
+    var p: UInt64 = 1
+    for _ in 0..<decimals { p &*= 10 }
+    return p
+  }
 
   /// Appends `value` rounded half away from zero to `decimals` (0…9) places.
   /// A non-finite value is written as 0 (so the output is always JSON), and
   /// magnitudes beyond 10¹² are clamped; negative zero prints without a sign.
   static func append(_ value: Double, decimals: Int, to out: inout [UInt8]) {
-    let scale = powersOfTen[decimals]
+    let divisor = powerOfTen(decimals)
     var v = value.isFinite ? value : 0
     v = min(max(v, -1e12), 1e12)
-    let scaled = (abs(v) * scale).rounded(.toNearestOrAwayFromZero)
-    var units = UInt64(scaled)
+    let units = UInt64((abs(v) * Double(divisor)).rounded(.toNearestOrAwayFromZero))
     if units != 0 && v < 0 { out.append(UInt8(ascii: "-")) }
-    let divisor = UInt64(scale)
-    let whole = units / divisor
-    units %= divisor
-    appendInteger(whole, to: &out)
+    appendInteger(units / divisor, to: &out)
     guard decimals > 0 else { return }
     out.append(UInt8(ascii: "."))
-    var digits = [UInt8](repeating: UInt8(ascii: "0"), count: decimals)
-    var i = decimals - 1
-    while units > 0 && i >= 0 {
-      digits[i] = UInt8(ascii: "0") + UInt8(units % 10)
-      units /= 10
+    var fraction = units % divisor
+    let start = out.count
+    for _ in 0..<decimals { out.append(UInt8(ascii: "0")) }
+    var i = out.count - 1
+    while fraction > 0 && i >= start {
+      out[i] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
+      fraction /= 10
       i -= 1
     }
-    out.append(contentsOf: digits)
   }
 
   static func appendInteger(_ value: UInt64, to out: inout [UInt8]) {
-    if value == 0 {
-      out.append(UInt8(ascii: "0"))
-      return
+    var divisor: UInt64 = 1
+    while divisor <= value / 10 { divisor &*= 10 }
+    var rest = value
+    while divisor > 0 {
+      out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest / divisor))
+      rest %= divisor
+      divisor /= 10
     }
-    var v = value
-    let start = out.count
-    while v > 0 {
-      out.append(UInt8(ascii: "0") + UInt8(v % 10))
-      v /= 10
-    }
-    out[start...].reverse()
   }
 
   /// The text of `value` as `append` writes it.

@@ -14,59 +14,59 @@ public struct JSONLFrameEncoder: Sendable {
     let m = frame.motion
     let a = m.attitude
     let degrees = 180 / Double.pi
-    out.append(contentsOf: #"{"t":"#.utf8)
+    literal(#"{"t":"#, &out)
     FixedDecimal.append(frame.t, decimals: 6, to: &out)
-    out.append(contentsOf: #","attitude":{"pitch":"#.utf8)
+    literal(#","attitude":{"pitch":"#, &out)
     FixedDecimal.append(a.pitch * degrees, decimals: 4, to: &out)
-    out.append(contentsOf: #","roll":"#.utf8)
+    literal(#","roll":"#, &out)
     FixedDecimal.append(a.roll * degrees, decimals: 4, to: &out)
-    out.append(contentsOf: #","yaw":"#.utf8)
+    literal(#","yaw":"#, &out)
     FixedDecimal.append(a.yaw * degrees, decimals: 4, to: &out)
-    out.append(contentsOf: #","quaternion":"#.utf8)
+    literal(#","quaternion":"#, &out)
     let q = a.quaternion
-    appendArray([q.w, q.x, q.y, q.z], decimals: 6, to: &out)
-    out.append(contentsOf: #"},"gravity":"#.utf8)
-    appendArray([m.gravity.x, m.gravity.y, m.gravity.z], decimals: 6, to: &out)
-    out.append(contentsOf: #","rotationRate":"#.utf8)
+    appendArray(q.w, q.x, q.y, q.z, decimals: 6, to: &out)
+    literal(#"},"gravity":"#, &out)
+    appendArray(m.gravity.x, m.gravity.y, m.gravity.z, decimals: 6, to: &out)
+    literal(#","rotationRate":"#, &out)
     if let r = m.rotationRate {
-      appendArray([r.x * degrees, r.y * degrees, r.z * degrees], decimals: 4, to: &out)
+      appendArray(r.x * degrees, r.y * degrees, r.z * degrees, decimals: 4, to: &out)
     } else {
-      out.append(contentsOf: "null".utf8)
+      literal("null", &out)
     }
-    out.append(contentsOf: #","card":{"rotationX":"#.utf8)
+    literal(#","card":{"rotationX":"#, &out)
     FixedDecimal.append(frame.pose.rotationX, decimals: 4, to: &out)
-    out.append(contentsOf: #","rotationY":"#.utf8)
+    literal(#","rotationY":"#, &out)
     FixedDecimal.append(frame.pose.rotationY, decimals: 4, to: &out)
-    out.append(contentsOf: #","flipAngle":"#.utf8)
+    literal(#","flipAngle":"#, &out)
     FixedDecimal.append(frame.flipAngle, decimals: 4, to: &out)
-    out.append(contentsOf: #","face":""#.utf8)
-    out.append(contentsOf: frame.face.rawValue.utf8)
-    out.append(contentsOf: #"","flipped":"#.utf8)
-    out.append(contentsOf: (frame.flipped ? "true" : "false").utf8)
-    out.append(contentsOf: #","transform":["#.utf8)
+    literal(#","face":""#, &out)
+    literal(frame.face == .front ? "front" : "back", &out)
+    literal(#"","flipped":"#, &out)
+    literal(frame.flipped ? "true" : "false", &out)
+    literal(#","transform":["#, &out)
     let e = frame.transform.elements
     for i in 0..<16 {
       if i > 0 { out.append(UInt8(ascii: ",")) }
       FixedDecimal.append(e[i], decimals: 6, to: &out)
     }
     let x = frame.extras
-    out.append(contentsOf: #"],"shade":"#.utf8)
+    literal(#"],"shade":"#, &out)
     FixedDecimal.append(x.shade, decimals: 4, to: &out)
-    out.append(contentsOf: #","lift":"#.utf8)
+    literal(#","lift":"#, &out)
     FixedDecimal.append(x.lift, decimals: 4, to: &out)
-    out.append(contentsOf: #","sheen":{"x":"#.utf8)
+    literal(#","sheen":{"x":"#, &out)
     FixedDecimal.append(x.sheenX, decimals: 4, to: &out)
-    out.append(contentsOf: #","y":"#.utf8)
+    literal(#","y":"#, &out)
     FixedDecimal.append(x.sheenY, decimals: 4, to: &out)
-    out.append(contentsOf: #"},"shadow":{"x":"#.utf8)
+    literal(#"},"shadow":{"x":"#, &out)
     FixedDecimal.append(x.shadowX, decimals: 4, to: &out)
-    out.append(contentsOf: #","y":"#.utf8)
+    literal(#","y":"#, &out)
     FixedDecimal.append(x.shadowY, decimals: 4, to: &out)
-    out.append(contentsOf: #","blur":"#.utf8)
+    literal(#","blur":"#, &out)
     FixedDecimal.append(x.shadowBlur, decimals: 4, to: &out)
-    out.append(contentsOf: #"}},"state":""#.utf8)
-    out.append(contentsOf: frame.state.rawValue.utf8)
-    out.append(contentsOf: "\"}\n".utf8)
+    literal(#"}},"state":""#, &out)
+    literal(frame.state == .active ? "active" : "stopped", &out)
+    literal("\"}\n", &out)
   }
 
   /// The line of `frame`, newline included.
@@ -76,11 +76,25 @@ public struct JSONLFrameEncoder: Sendable {
     return String(decoding: out, as: UTF8.self)
   }
 
-  private func appendArray(_ values: [Double], decimals: Int, to out: inout [UInt8]) {
+  @inline(__always)
+  private func literal(_ text: StaticString, _ out: inout [UInt8]) {
+    out.append(
+      contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  }
+
+  private func appendArray(
+    _ a: Double, _ b: Double, _ c: Double, _ d: Double? = nil, decimals: Int,
+    to out: inout [UInt8]
+  ) {
     out.append(UInt8(ascii: "["))
-    for (i, v) in values.enumerated() {
-      if i > 0 { out.append(UInt8(ascii: ",")) }
-      FixedDecimal.append(v, decimals: decimals, to: &out)
+    FixedDecimal.append(a, decimals: decimals, to: &out)
+    out.append(UInt8(ascii: ","))
+    FixedDecimal.append(b, decimals: decimals, to: &out)
+    out.append(UInt8(ascii: ","))
+    FixedDecimal.append(c, decimals: decimals, to: &out)
+    if let d {
+      out.append(UInt8(ascii: ","))
+      FixedDecimal.append(d, decimals: decimals, to: &out)
     }
     out.append(UInt8(ascii: "]"))
   }

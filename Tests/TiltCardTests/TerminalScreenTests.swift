@@ -33,19 +33,21 @@ import Testing
     let socket = dir.appendingPathComponent("tiltcard-tmux-\(getpid())").path
     let base = ["-S", socket, "-f", "/dev/null"]
     // Started, not waited for: Foundation's Process would wait for the tmux
-    // server it forks too (30 s).
+    // server it forks too. Signals may be blocked in a test process, and
+    // children inherit that, so the pane ends by itself: `read` returns on
+    // the Enter sent at the end (or after 20 s), and tmux exits with it.
     let client = Process()
     client.executableURL = URL(fileURLWithPath: tmux)
     client.arguments =
       base + [
         "new-session", "-d", "-s", session, "-x", "80", "-y", "24",
-        "printf '\\033[?25l'; cat '\(file.path)'; sleep 30",
+        "printf '\\033[?25l'; cat '\(file.path)'; read -t 20 line",
       ]
     client.standardInput = FileHandle.nullDevice
     client.standardOutput = FileHandle.nullDevice
     client.standardError = FileHandle.nullDevice
     try client.run()
-    defer { _ = try? S.run(tmux, base + ["kill-server"], capture: false) }
+    defer { _ = try? S.run(tmux, base + ["send-keys", "-t", session, "Enter"], capture: false) }
     var captured = ""
     for _ in 0..<50 {
       usleep(100_000)
