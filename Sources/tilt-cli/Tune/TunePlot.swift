@@ -116,7 +116,8 @@ struct TunePlot {
         "<text x=\"\(f(px))\" y=\"\(f(bottom + 15))\" text-anchor=\"middle\">\(tick(xv, step: (xRange.1 - xRange.0) / 4))</text>\n"
       let yv = yRange.0 + (yRange.1 - yRange.0) * fx
       let py = bottom - panelHeight * fx
-      s += "<text x=\"\(f(left - 6))\" y=\"\(f(py + 4))\" text-anchor=\"end\">\(tick(yv, step: (yRange.1 - yRange.0) / 4))</text>\n"
+      s +=
+        "<text x=\"\(f(left - 6))\" y=\"\(f(py + 4))\" text-anchor=\"end\">\(tick(yv, step: (yRange.1 - yRange.0) / 4))</text>\n"
       s +=
         "<line x1=\"\(f(left))\" x2=\"\(f(width - right))\" y1=\"\(f(py))\" y2=\"\(f(py))\" stroke=\"#eee\"/>\n"
     }
