@@ -104,6 +104,9 @@ func timeFusion(_ samples: [MotionSample], passes: Int) -> (Double, UInt) {
   return (costs[costs.count / 2], allocations)
 }
 
+// Reading a CSV allocates: if the counter saw none, it is not interposed and
+// "0 allocations" below would mean nothing.
+let allocationsBeforeReading = malloc_counter_count()
 for path in paths {
   let trial: BroadTrial
   do {
@@ -129,6 +132,11 @@ for path in paths {
   var tilt = AccelerometerTiltEstimator(parameters: parameters)
   let accelRMSE = trial.inclinationRMSE(estimatedUp: upVectors(&tilt, trial.samples))
   let lowPassRMSE = trial.inclinationRMSE(estimatedUp: plainLowPassUp(trial.samples, tau: 0.103))
+  guard malloc_counter_count() > allocationsBeforeReading else {
+    FileHandle.standardError.write(
+      "AttitudeBench: the malloc counter is not active\n".data(using: .utf8)!)
+    exit(1)
+  }
   let (ns, allocations) = timeFusion(trial.samples, passes: passes)
   let b = fusion.bias * (180 / .pi)
   print(
