@@ -37,17 +37,19 @@ public struct FusionParameters: Hashable, Sendable {
   /// readings' distance from 1 g over ``disturbanceTimeConstant``. In g;
   /// infinity keeps the time constant fixed.
   public var disturbanceScale: Double = 0.5
-  /// Time constant, in seconds, of that mean square.
+  /// Time constant, in seconds, of that mean square (both estimators).
   public var disturbanceTimeConstant: Double = 1.0
 
   // MARK: Accelerometer only
 
-  /// Time constant, in seconds, of the accelerometer-only low-pass when the
-  /// reading is exactly 1 g and steady.
-  public var tiltTimeConstant: Double = 0.02
-  /// How much longer the accelerometer-only time constant grows per g of
-  /// deviation from 1 g (seconds per g): linear acceleration is trusted less.
-  public var tiltMagnitudeGain: Double = 2.0
+  /// Time constant, in seconds, of the accelerometer-only low-pass while
+  /// the readings stay near 1 g.
+  public var tiltTimeConstant: Double = 0.01
+  /// While readings stray from 1 g, that time constant grows by the factor
+  /// `1 + d/scale²` (``disturbanceTimeConstant`` gives `d`'s window); in g.
+  public var tiltDisturbanceScale: Double = 0.1
+  /// The longest the accelerometer-only time constant grows to, seconds.
+  public var tiltMaximumTimeConstant: Double = 1.0
 
   // MARK: Both
 

@@ -22,7 +22,8 @@ let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
   "correctionInterval": \.correctionInterval,
   "disturbanceTimeConstant": \.disturbanceTimeConstant,
   "tiltTimeConstant": \.tiltTimeConstant,
-  "tiltMagnitudeGain": \.tiltMagnitudeGain,
+  "tiltDisturbanceScale": \.tiltDisturbanceScale,
+  "tiltMaximumTimeConstant": \.tiltMaximumTimeConstant,
 ]
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let a = arguments.next() {
