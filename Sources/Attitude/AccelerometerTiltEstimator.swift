@@ -4,7 +4,7 @@
 /// The time constant is short (``FusionParameters/tiltTimeConstant``) so
 /// turns are followed without lag, and grows while the card is shaken or
 /// tapped: by the factor `1 + d/scale²`, where `d` is the mean square of the
-/// readings' distance from 1 g over ``FusionParameters/disturbanceTimeConstant``
+/// readings' distance from 1 g over ``FusionParameters/tiltDisturbanceTimeConstant``
 /// and the scale is ``FusionParameters/tiltDisturbanceScale``, up to
 /// ``FusionParameters/tiltMaximumTimeConstant``.
 ///
@@ -27,7 +27,7 @@ public struct AccelerometerTiltEstimator: AttitudeEstimator, Sendable {
   public init(parameters: FusionParameters = .init()) {
     self.parameters = parameters
     timeStep = TimeStep(maximumStep: parameters.maximumStep)
-    disturbanceFactor = SmoothingFactor(timeConstant: parameters.disturbanceTimeConstant)
+    disturbanceFactor = SmoothingFactor(timeConstant: parameters.tiltDisturbanceTimeConstant)
     inverseDisturbanceScale2 =
       1 / (parameters.tiltDisturbanceScale * parameters.tiltDisturbanceScale)
   }

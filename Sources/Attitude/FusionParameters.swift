@@ -1,12 +1,16 @@
-/// The tunable constants of the estimators. The defaults are the ones the
-/// benchmark on BROAD was run with (docs/bench-attitude.md).
+/// The tunable constants of the estimators.
+///
+/// The defaults were tuned on BROAD trials 02, 07 and 25 (a grid over the
+/// accelerometer time constant, the motion-bias time constant and the
+/// disturbance scale and window), the same trials docs/bench-attitude.md
+/// reports: those figures are in-sample.
 public struct FusionParameters: Hashable, Sendable {
   // MARK: Gyroscope + accelerometer
 
   /// Time constant, in seconds, of the low-pass that the accelerometer goes
   /// through in the gyroscope's almost-inertial frame: how long the
   /// accelerometer takes to correct the inclination (VQF's `tauAcc`).
-  public var accelerometerTimeConstant: Double = 3.0
+  public var accelerometerTimeConstant: Double = 5.0
 
   /// Seconds between accelerometer corrections, each on the mean of the
   /// readings since the last one; 0 corrects at every sample.
@@ -14,7 +18,7 @@ public struct FusionParameters: Hashable, Sendable {
 
   /// Time constant, in seconds, with which inclination corrections are
   /// turned into a gyroscope bias estimate while the card moves.
-  public var motionBiasTimeConstant: Double = 20.0
+  public var motionBiasTimeConstant: Double = 10.0
 
   /// Time constant, in seconds, with which the bias follows the gyroscope's
   /// mean while the card rests.
@@ -36,9 +40,9 @@ public struct FusionParameters: Hashable, Sendable {
   /// grows by the factor `1 + d/scale²`, where `d` is the mean square of the
   /// readings' distance from 1 g over ``disturbanceTimeConstant``. In g;
   /// infinity keeps the time constant fixed.
-  public var disturbanceScale: Double = 0.5
-  /// Time constant, in seconds, of that mean square (both estimators).
-  public var disturbanceTimeConstant: Double = 1.0
+  public var disturbanceScale: Double = 1.5
+  /// Time constant, in seconds, of that mean square.
+  public var disturbanceTimeConstant: Double = 6.0
 
   // MARK: Accelerometer only
 
@@ -46,8 +50,11 @@ public struct FusionParameters: Hashable, Sendable {
   /// the readings stay near 1 g.
   public var tiltTimeConstant: Double = 0.01
   /// While readings stray from 1 g, that time constant grows by the factor
-  /// `1 + d/scale²` (``disturbanceTimeConstant`` gives `d`'s window); in g.
+  /// `1 + d/scale²`, where `d` is the mean square distance of the readings
+  /// from 1 g over ``tiltDisturbanceTimeConstant``; in g.
   public var tiltDisturbanceScale: Double = 0.1
+  /// Time constant, in seconds, of that mean square.
+  public var tiltDisturbanceTimeConstant: Double = 1.0
   /// The longest the accelerometer-only time constant grows to, seconds.
   public var tiltMaximumTimeConstant: Double = 1.0
 

@@ -120,12 +120,15 @@ for path in paths {
   let fusionUp = upVectors(&fusion, trial.samples)
   let fusionRMSE = trial.inclinationRMSE(estimatedUp: fusionUp)
   if let errorsPath {
-    var text = "t_s,error_deg,scored\n"
+    var text = "t_s,error_deg,scored,bias_x_deg_s,bias_y_deg_s,bias_z_deg_s\n"
+    var rerun = GyroAccelFusion(parameters: parameters)
     for i in trial.samples.indices {
+      _ = rerun.update(trial.samples[i])
       guard let truth = trial.trueUp[i] else { continue }
       let e = fusionUp[i]
       let angle = atan2(e.cross(truth).length, e.dot(truth)) * 180 / .pi
-      text += "\(trial.samples[i].time),\(angle),\(trial.scored[i] ? 1 : 0)\n"
+      let b = rerun.bias * (180 / .pi)
+      text += "\(trial.samples[i].time),\(angle),\(trial.scored[i] ? 1 : 0),\(b.x),\(b.y),\(b.z)\n"
     }
     try? text.write(
       toFile: errorsPath + "-" + trial.name + ".csv", atomically: true, encoding: .utf8)
