@@ -83,7 +83,7 @@ def main():
         vqf_rmse, vqf_ns = run_vqf(path, a.passes)
         r = ours[name]
         print(
-            f"| {name} | {vqf_rmse:.2f} | {r['fusion_rmse_deg']:.2f} | {r['accel_rmse_deg']:.2f} "
+            f"| {name} | {vqf_rmse:.3f} | {r['fusion_rmse_deg']:.3f} | {r['accel_rmse_deg']:.2f} "
             f"| {r['lowpass_rmse_deg']:.2f} | {vqf_ns:.0f} | {r['fusion_ns_per_sample']:.0f} "
             f"| {r['fusion_ns_per_sample'] / vqf_ns:.2f} | {r['allocations_in_timed_loops']} |"
         )
