@@ -88,6 +88,11 @@ def main():
             f"| {r['fusion_ns_per_sample'] / vqf_ns:.2f} | {r['allocations_in_timed_loops']} |"
         )
     print()
+    manager = sum(r["motion_manager_allocations"] for r in ours.values())
+    print(
+        f"MotionManager.process (fusion + default One Euro filter + reference + handler) over all "
+        f"trials: {manager} allocations."
+    )
     print(
         f"VQF {version('vqf')} (defaults, 6D, C++ updateBatch); costs are thread CPU time per sample, "
         f"median of {a.passes} passes over each whole trial; allocations = malloc calls counted "

@@ -27,7 +27,9 @@ public struct FusionParameters: Hashable, Sendable {
   /// Largest gyroscope bias the estimator believes in, rad/s per axis.
   public var maximumBias: Double = 2.0 * .pi / 180
 
-  /// Rest: the gyroscope stays within this many rad/s of its short-term mean…
+  /// Rest: the gyroscope stays within this many rad/s of its short-term mean,
+  /// and that mean is below it too (so a turn slower than this, held for
+  /// ``restMinimumDuration``, is taken for rest and not integrated)…
   public var restGyroscopeThreshold: Double = 2.0 * .pi / 180
   /// …and the accelerometer within this many g of its short-term mean…
   public var restAccelerometerThreshold: Double = 0.05

@@ -142,13 +142,24 @@ for path in paths {
     exit(1)
   }
   let (ns, allocations) = timeFusion(trial.samples, passes: passes)
+  // The whole per-sample path a caller sees: estimator, One Euro filter, reference, handler.
+  let manager = MotionManager(hasGyroscope: true)
+  var handled = 0
+  manager.startDeviceMotionUpdates { _ in handled += 1 }
+  let managerBefore = malloc_counter_count()
+  trial.samples.withUnsafeBufferPointer { buffer in
+    for s in buffer { manager.process(s) }
+  }
+  let managerAllocations = malloc_counter_count() - managerBefore
+  if handled != trial.samples.count { print("") }
   let b = fusion.bias * (180 / .pi)
   print(
     """
     {"trial": "\(trial.name)", "samples": \(trial.samples.count), \
     "fusion_rmse_deg": \(fusionRMSE), "accel_rmse_deg": \(accelRMSE), \
     "lowpass_rmse_deg": \(lowPassRMSE), "fusion_ns_per_sample": \(ns), \
-    "allocations_in_timed_loops": \(allocations), "passes": \(passes), \
+    "allocations_in_timed_loops": \(allocations), \
+    "motion_manager_allocations": \(managerAllocations), "passes": \(passes), \
     "final_bias_deg_s": [\(b.x), \(b.y), \(b.z)]}
     """)
 }
