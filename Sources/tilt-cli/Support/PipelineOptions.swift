@@ -15,10 +15,10 @@ struct PipelineOptions {
   var output: String?
   var everySample = false
   var rate = 60.0
-  var filter = Filter.lowpass
+  var filter = Filter.oneeuro
   var tau = 0.103
   var minCutoff = 1.0
-  var beta = 0.007
+  var beta = 5.0
   var fusion = Fusion.auto
   var reference = Reference.start
   var gain = 20.0
@@ -47,10 +47,12 @@ struct PipelineOptions {
       --every-sample          One frame per input sample instead of one per display frame.
       --rate HZ               Display frames per second (default 60).
       --filter none|lowpass|oneeuro
-                              Smoothing of the attitude (default lowpass).
-      --tau S                 Low-pass time constant in seconds (default 0.103).
+                              Smoothing of the attitude (default oneeuro: steady at
+                              rest, quick in turns).
+      --tau S                 Low-pass time constant in seconds (default 0.103, the
+                              classic tilt card's x += (new - x)·0.15 at 60 Hz).
       --min-cutoff HZ         One Euro minimum cutoff frequency (default 1.0).
-      --beta B                One Euro speed coefficient (default 0.007).
+      --beta B                One Euro cutoff gain in Hz per rad/s of turn (default 5).
       --fusion auto|accel|gyro
                               Accelerometer only, or gyroscope fusion (auto: fusion when
                               the source has a gyroscope).
