@@ -12,15 +12,9 @@ extension PipelineOptions {
     case .lowpass: c.filter = .lowpass(tau: tau)
     case .oneeuro:
       c.filter = .oneEuro(
-        minCutoff: minCutoff, beta: beta, derivativeCutoff: Self.oneEuroDerivativeCutoff)
+        minCutoff: minCutoff, beta: beta, derivativeCutoff: Self.oneEuro.derivativeCutoff)
     }
     return c
-  }
-
-  /// The One Euro filter's cutoff for the turn rate, Hz: the library's default.
-  static var oneEuroDerivativeCutoff: Double {
-    if case .oneEuro(_, _, let cutoff) = MotionConfiguration.defaultFilter { return cutoff }
-    return 1
   }
 
   /// The card that the pose, flip and lifecycle options describe.

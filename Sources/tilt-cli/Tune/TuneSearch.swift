@@ -20,7 +20,7 @@ enum TuneSearch: String, CaseIterable {
         FilterSetting(
           filter: .oneEuro(
             minCutoff: minCutoff, beta: $0,
-            derivativeCutoff: PipelineOptions.oneEuroDerivativeCutoff))
+            derivativeCutoff: PipelineOptions.oneEuro.derivativeCutoff))
       }
     }
 
@@ -51,7 +51,7 @@ enum TuneSearch: String, CaseIterable {
         FilterSetting(
           filter: .oneEuro(
             minCutoff: minCutoff, beta: beta,
-            derivativeCutoff: PipelineOptions.oneEuroDerivativeCutoff)))
+            derivativeCutoff: PipelineOptions.oneEuro.derivativeCutoff)))
       scores.append(s)
       return s
     }
