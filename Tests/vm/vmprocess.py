@@ -5,6 +5,7 @@ import json
 import os
 import select
 import signal
+import stat
 import subprocess
 import threading
 import time
@@ -69,17 +70,36 @@ class Watched:
             pass
         return out
 
+    def holds(self, node):
+        """Whether one of the process's descriptors is the device node (compared by st_rdev)."""
+        try:
+            rdev = os.stat(node).st_rdev
+        except OSError:
+            return False
+        try:
+            fds = os.listdir("/proc/%d/fd" % self.pid)
+        except OSError:
+            return False
+        for fd in fds:
+            try:
+                st = os.stat("/proc/%d/fd/%s" % (self.pid, fd))
+            except OSError:
+                continue
+            if stat.S_ISCHR(st.st_mode) and st.st_rdev == rdev:
+                return True
+        return False
+
     def wait_open(self, node, timeout=40):
         """Waits until the process holds a descriptor of node; fails if it exits first."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if node in self.open_nodes():
+            if self.holds(node):
                 return
             if self.proc.poll() is not None:
                 self.finish_threads()
                 raise Failure("did not open %s: %s" % (node, self.describe_exit()))
             time.sleep(0.05)
-        raise Failure("did not open %s within %ds" % (node, timeout))
+        raise Failure("did not open %s within %ds (open: %s)" % (node, timeout, ", ".join(self.open_nodes())))
 
     def wait_lines(self, count, timeout=30):
         deadline = time.monotonic() + timeout
