@@ -1,0 +1,115 @@
+import Glibc
+
+/// Reads a file line by line through `read(2)` into one fixed buffer, so memory
+/// stays flat however long the file is.
+///
+/// A line handed out is a view into the buffer, valid until the next call. Lines
+/// longer than the buffer are refused (a text recording never has them; binary
+/// data such as `/dev/zero` does), so a read never grows without bound.
+final class BufferedLineReader {
+  let path: String
+  /// What the file should be, for messages: "an evemu recording", "a CSV log".
+  let expected: String
+  private let fd: Int32
+  private let buffer: UnsafeMutableRawBufferPointer
+  private var start = 0
+  private var end = 0
+  private var atEOF = false
+  /// The 1-based number of the line last returned.
+  private(set) var lineNumber = 0
+
+  static let capacity = 1 << 16
+
+  init(path: String, expected: String) throws(RecordingError) {
+    self.path = path
+    self.expected = expected
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    if fd < 0 {
+      let reason = String(cString: strerror(errno))
+      throw RecordingError(
+        file: path, line: 0, kind: .unreadable,
+        message: "cannot open: \(reason); check the path and its permissions")
+    }
+    var info = stat()
+    if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+      close(fd)
+      throw RecordingError(
+        file: path, line: 0, kind: .directory,
+        message: "is a directory; give a recording file inside it")
+    }
+    self.fd = fd
+    buffer = .allocate(byteCount: Self.capacity, alignment: 16)
+  }
+
+  deinit {
+    close(fd)
+    buffer.deallocate()
+  }
+
+  /// The next line without its `\n` (and without a trailing `\r`), or nil at
+  /// the end of the file.
+  func nextLine() throws(RecordingError) -> UnsafeBufferPointer<UInt8>? {
+    let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    while true {
+      if start < end, let nl = memchr(base + start, 0x0A, end - start) {
+        let nlIndex = UnsafeMutablePointer<UInt8>(nl.assumingMemoryBound(to: UInt8.self)) - base
+        let line = trimmed(base + start, nlIndex - start)
+        start = nlIndex + 1
+        lineNumber += 1
+        return line
+      }
+      if atEOF {
+        guard start < end else { return nil }
+        let line = trimmed(base + start, end - start)
+        start = end
+        lineNumber += 1
+        return line
+      }
+      if start > 0 {
+        memmove(base, base + start, end - start)
+        end -= start
+        start = 0
+      }
+      if end == Self.capacity {
+        let nul = memchr(base, 0, end) != nil
+        throw RecordingError(
+          file: path, line: lineNumber + 1, kind: nul ? .binary : .garbled,
+          message: nul
+            ? "not \(expected) (binary data at line \(lineNumber + 1))"
+            : "line longer than \(Self.capacity) bytes; not \(expected)")
+      }
+      let count = read(fd, base + end, Self.capacity - end)
+      if count < 0 {
+        if errno == EINTR { continue }
+        let reason = String(cString: strerror(errno))
+        let isDirectory = errno == EISDIR
+        throw RecordingError(
+          file: path, line: lineNumber + 1, kind: isDirectory ? .directory : .io,
+          message: isDirectory
+            ? "is a directory; give a recording file inside it"
+            : "read failed: \(reason); check the file or disk")
+      }
+      if count == 0 { atEOF = true } else { end += count }
+    }
+  }
+
+  private func trimmed(_ p: UnsafeMutablePointer<UInt8>, _ n: Int) -> UnsafeBufferPointer<UInt8> {
+    var n = n
+    if n > 0, p[n - 1] == 0x0D { n -= 1 }
+    return UnsafeBufferPointer(start: p, count: n)
+  }
+}
+
+extension UnsafeBufferPointer where Element == UInt8 {
+  /// Whether the bytes hold a NUL or are not valid UTF-8: the mark of a file
+  /// that is not text.
+  var looksBinary: Bool {
+    var ascii = true
+    for byte in self {
+      if byte == 0 { return true }
+      if byte >= 0x80 { ascii = false }
+    }
+    if ascii { return false }
+    return String(validating: self, as: UTF8.self) == nil
+  }
+}

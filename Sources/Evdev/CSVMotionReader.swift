@@ -1,0 +1,204 @@
+/// One row of a CSV IMU log, in card axes (SPEC §2).
+public struct MotionRecord: Hashable, Sendable {
+  /// Seconds since the first row.
+  public var time: Double
+  /// Specific force in g (lying still face up: (0, 0, +1)).
+  public var acceleration: SIMD3<Double>
+  /// Rad/s; nil when the log has no gyroscope columns.
+  public var rotationRate: SIMD3<Double>?
+  /// Ground-truth orientation `opt_qw, opt_qx, opt_qy, opt_qz` (scalar first,
+  /// sensor to earth) when the log has it; components may be NaN where the
+  /// truth was lost.
+  public var groundTruth: SIMD4<Double>?
+  /// The `movement` column (1 for samples a benchmark scores), when present.
+  public var movement: Double?
+
+  public init(
+    time: Double, acceleration: SIMD3<Double>, rotationRate: SIMD3<Double>? = nil,
+    groundTruth: SIMD4<Double>? = nil, movement: Double? = nil
+  ) {
+    self.time = time
+    self.acceleration = acceleration
+    self.rotationRate = rotationRate
+    self.groundTruth = groundTruth
+    self.movement = movement
+  }
+}
+
+/// Reads a CSV IMU log row by row with constant memory.
+///
+/// The first non-blank line is the header; columns are found by name and the
+/// others ignored: `t_s` (seconds), the accelerometer as `acc_x_m_s2,
+/// acc_y_m_s2, acc_z_m_s2` (m/s², divided by g = 9.80665) or `acc_x_g, …` (g),
+/// the gyroscope as `gyr_x_rad_s, …` or `gyr_x_deg_s, …` (optional), and for
+/// tuning `opt_qw … opt_qz` and `movement` (optional). Lines starting with `#`
+/// are skipped. Times must not go backwards; NaN and infinities are refused in
+/// every column but the ground truth.
+public final class CSVMotionReader {
+  /// Standard gravity, m/s² per g.
+  public static let standardGravity = 9.80665
+
+  /// The header's column names.
+  public let columns: [String]
+  public var hasGyroscope: Bool { gyro != nil }
+  public var hasGroundTruth: Bool { truth != nil }
+  /// The 1-based number of the line read last.
+  public var lineNumber: Int { lines.lineNumber }
+  public var path: String { lines.path }
+
+  private let lines: BufferedLineReader
+  private let time: Int
+  private let accel: [Int]
+  private let accelScale: Double
+  private let gyro: [Int]?
+  private let gyroScale: Double
+  private let truth: [Int]?
+  private let movement: Int?
+  private let widestNeeded: Int
+  private var firstTime: Double?
+  private var lastTime = -Double.infinity
+  private var fields: [Substring] = []
+
+  static let needs = "a CSV log needs t_s and acc_x_g… or acc_x_m_s2…"
+
+  public init(path: String) throws(RecordingError) {
+    lines = try BufferedLineReader(path: path, expected: "a CSV log")
+    var headerLine: String?
+    while let line = try lines.nextLine() {
+      if line.looksBinary {
+        throw RecordingError(
+          file: path, line: lines.lineNumber, kind: .binary,
+          message: "not a CSV log (binary data at line \(lines.lineNumber))")
+      }
+      var text = String(decoding: line, as: UTF8.self)
+      if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+      let trimmed = Substring(text).trimmingBlanks()
+      if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+      headerLine = text
+      break
+    }
+    guard let headerLine else {
+      throw RecordingError(
+        file: path, line: 0, kind: .empty, message: "empty file; \(Self.needs)")
+    }
+    let names = headerLine.split(separator: ",", omittingEmptySubsequences: false).map {
+      String($0.trimmingBlanks()).trimmingQuotes()
+    }
+    columns = names
+    let headerNumber = lines.lineNumber
+    func index(_ name: String) -> Int? { names.firstIndex(of: name) }
+    func missing(_ message: String) -> RecordingError {
+      RecordingError(file: path, line: headerNumber, kind: .missingColumn, message: message)
+    }
+    /// The three columns `prefix_{x,y,z}_suffix`, nil if none, an error if some.
+    func triple(_ prefix: String, _ suffix: String) throws(RecordingError) -> [Int]? {
+      let found = ["x", "y", "z"].map { index("\(prefix)_\($0)_\(suffix)") }
+      if found.allSatisfy({ $0 == nil }) { return nil }
+      if let gap = zip(["x", "y", "z"], found).first(where: { $0.1 == nil }) {
+        throw missing(
+          "no \(prefix)_\(gap.0)_\(suffix) column next to the other \(prefix)_…_\(suffix) ones; give all three axes"
+        )
+      }
+      return found.map { $0! }
+    }
+    guard let time = index("t_s") else { throw missing("no t_s column; \(Self.needs)") }
+    self.time = time
+    if let a = try triple("acc", "m_s2") {
+      accel = a
+      accelScale = 1 / Self.standardGravity
+    } else if let a = try triple("acc", "g") {
+      accel = a
+      accelScale = 1
+    } else {
+      throw missing("no accelerometer columns; \(Self.needs)")
+    }
+    if let g = try triple("gyr", "rad_s") {
+      gyro = g
+      gyroScale = 1
+    } else if let g = try triple("gyr", "deg_s") {
+      gyro = g
+      gyroScale = .pi / 180
+    } else {
+      gyro = nil
+      gyroScale = 1
+    }
+    let q = ["w", "x", "y", "z"].map { index("opt_q\($0)") }
+    truth = q.allSatisfy { $0 != nil } ? q.map { $0! } : nil
+    movement = index("movement")
+    widestNeeded =
+      ([time] + accel + (gyro ?? []) + (truth ?? []) + (movement.map { [$0] } ?? [])).max()!
+  }
+
+  /// The next row, or nil at the end of the file.
+  public func nextSample() throws(RecordingError) -> MotionRecord? {
+    while let line = try lines.nextLine() {
+      if EvemuReader.isBlank(line) || line[0] == UInt8(ascii: "#") { continue }
+      if line.looksBinary {
+        throw RecordingError(
+          file: path, line: lineNumber, kind: .binary,
+          message: "not a CSV log (binary data at line \(lineNumber))")
+      }
+      return try parseRow(String(decoding: line, as: UTF8.self))
+    }
+    return nil
+  }
+
+  private func parseRow(_ text: String) throws(RecordingError) -> MotionRecord {
+    fields.removeAll(keepingCapacity: true)
+    fields.append(contentsOf: text.split(separator: ",", omittingEmptySubsequences: false))
+    guard fields.count > widestNeeded else {
+      throw RecordingError(
+        file: path, line: lineNumber, kind: .truncated,
+        message:
+          "short row: \(fields.count) fields, the header has \(columns.count); the log was cut off or edited"
+      )
+    }
+    let t = try number(time, finite: true)
+    if t < lastTime {
+      throw RecordingError(
+        file: path, line: lineNumber, kind: .timeBackwards,
+        message: "t_s goes backwards (\(t) after \(lastTime)); sort the log by time")
+    }
+    lastTime = t
+    if firstTime == nil { firstTime = t }
+    var record = MotionRecord(
+      time: t - firstTime!,
+      acceleration: SIMD3(
+        try number(accel[0], finite: true), try number(accel[1], finite: true),
+        try number(accel[2], finite: true)) * accelScale)
+    if let gyro {
+      record.rotationRate =
+        SIMD3(
+          try number(gyro[0], finite: true), try number(gyro[1], finite: true),
+          try number(gyro[2], finite: true)) * gyroScale
+    }
+    if let truth {
+      record.groundTruth = SIMD4(
+        try number(truth[0], finite: false), try number(truth[1], finite: false),
+        try number(truth[2], finite: false), try number(truth[3], finite: false))
+    }
+    if let movement { record.movement = try number(movement, finite: false) }
+    return record
+  }
+
+  private func number(_ column: Int, finite: Bool) throws(RecordingError) -> Double {
+    let field = fields[column].trimmingBlanks()
+    guard let value = Double(field) else {
+      throw RecordingError(
+        file: path, line: lineNumber, kind: .notANumber,
+        message: "'\(field.prefix(24))' in column \(columns[column]) is not a number")
+    }
+    if finite && !value.isFinite {
+      throw RecordingError(
+        file: path, line: lineNumber, kind: .notFinite,
+        message: "\(columns[column]) is \(value); a log needs finite numbers there")
+    }
+    return value
+  }
+}
+
+extension String {
+  func trimmingQuotes() -> String {
+    count >= 2 && hasPrefix("\"") && hasSuffix("\"") ? String(dropFirst().dropLast()) : self
+  }
+}

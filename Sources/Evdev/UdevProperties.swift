@@ -1,0 +1,52 @@
+import Foundation
+
+/// A device's properties from the udev database, read directly from its files
+/// (no libudev): `/run/udev/data/c<major>:<minor>` for a character device, whose
+/// `E:KEY=VALUE` lines are the properties that `udevadm info` shows.
+public struct UdevProperties: Hashable, Sendable {
+  /// Where udev keeps its database.
+  public static let defaultDirectory = "/run/udev/data"
+
+  /// The properties, by key (`ID_INPUT_ACCELEROMETER`, `ACCEL_MOUNT_MATRIX`, …).
+  public var values: [String: String]
+
+  public init(values: [String: String]) { self.values = values }
+
+  /// The `E:` lines of a udev database entry; other lines (`S:`, `I:`, `G:`,
+  /// `Q:`, `V:`) are ignored, and so is an `E:` line without `=`. A value keeps
+  /// everything after the first `=`, spaces included.
+  public init(parsing text: String) {
+    var values: [String: String] = [:]
+    for line in text.split(whereSeparator: \.isNewline) where line.hasPrefix("E:") {
+      let entry = line.dropFirst(2)
+      guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex else { continue }
+      values[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
+    }
+    self.init(values: values)
+  }
+
+  /// The entry of the character device `major:minor`, or `nil` when udev has none
+  /// (no udev, or the device is not known to it).
+  public init?(major: UInt32, minor: UInt32, directory: String = defaultDirectory) {
+    let file = (directory as NSString).appendingPathComponent("c\(major):\(minor)")
+    guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
+    self.init(parsing: text)
+  }
+
+  /// The entry of the device node at `path` (its number from `stat`), or `nil`
+  /// when the path is not a character device or udev has no entry for it.
+  public init?(forDevicePath path: String, directory: String = defaultDirectory) {
+    guard let number = try? Syscall.characterDeviceNumber(path) else { return nil }
+    self.init(major: number.major, minor: number.minor, directory: directory)
+  }
+
+  public subscript(key: String) -> String? { values[key] }
+
+  /// The raw `ACCEL_MOUNT_MATRIX` of the device at `path` (udev's
+  /// "a,b,c; d,e,f; g,h,i" syntax, unparsed), or `nil` when it has none.
+  public static func accelMountMatrix(
+    forDevicePath path: String, directory: String = defaultDirectory
+  ) -> String? {
+    UdevProperties(forDevicePath: path, directory: directory)?["ACCEL_MOUNT_MATRIX"]
+  }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+@testable import Evdev
+
+/// Paths to the shared reference data, relative to the package root, and
+/// scratch files for tests.
+enum TestData {
+  static let root = "../shared/data"
+
+  /// The path of a shared data file, or nil (with a printed note) when the
+  /// data is not there.
+  static func path(_ relative: String) -> String? {
+    let path = "\(root)/\(relative)"
+    if FileManager.default.fileExists(atPath: path) { return path }
+    print("skipping: \(path) is absent (the shared reference data is not installed)")
+    return nil
+  }
+
+  /// A fresh scratch directory.
+  static func scratchDirectory() -> String {
+    let dir = NSTemporaryDirectory() + "tilt-evdev-tests-\(UUID().uuidString)"
+    try! FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    return dir
+  }
+
+  /// Writes `contents` to a scratch file and returns its path.
+  static func file(_ contents: String, name: String = "test.evemu") -> String {
+    let path = scratchDirectory() + "/" + name
+    _ = FileManager.default.createFile(atPath: path, contents: Data(contents.utf8))
+    return path
+  }
+
+  static func file(bytes: [UInt8], name: String = "test.evemu") -> String {
+    let path = scratchDirectory() + "/" + name
+    _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+    return path
+  }
+}
+
+extension EvemuReader {
+  /// Every frame of the file.
+  func allFrames() throws(RecordingError) -> [Frame] {
+    var frames: [Frame] = []
+    while let frame = try nextFrame() { frames.append(frame) }
+    return frames
+  }
+}
