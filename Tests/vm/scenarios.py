@@ -7,11 +7,11 @@ measured figures to WORK/figures.txt and each process's output to WORK/logs/.
 """
 
 import argparse
+import json
 import math
 import os
 import re
 import signal
-import statistics
 import subprocess
 import sys
 import time
@@ -75,10 +75,21 @@ def write_recording(node, events, path):
 
 # 1 ---------------------------------------------------------------------------
 def s1_accelerometer():
+    # When the reference reader itself lost events (SYN_DROPPED: the guest was
+    # descheduled longer than the kernel's 64-event buffer lasts at 256 Hz on a
+    # loaded host), the comparison has no reference: try again, at most 3 times.
+    for attempt in range(1, 4):
+        result = _s1_attempt(attempt)
+        if result is not None:
+            return result + ("" if attempt == 1 else " (attempt %d: the reference reader lost events before)" % attempt)
+    raise Failure("the reference reader lost events (SYN_DROPPED) in 3 attempts: the host is too loaded")
+
+
+def _s1_attempt(attempt):
     ui = dev.accelerometer()
     node = dev.node_of(ui)
     capture = EventCapture(dev.open_reader(node))
-    live = Watched(cli("live", "--device", node, "--format", "jsonl", "--every-sample"), log("s1-live.txt"))
+    live = Watched(cli("live", "--device", node, "--format", "jsonl", "--every-sample"), log("s1-live-%d.txt" % attempt))
     try:
         live.wait_open(node)
         m = dev.Motion(ui, 256, seed=1)
@@ -96,11 +107,17 @@ def s1_accelerometer():
         live.kill()
         live.save_log()
         events = capture.stop()
-        recording = os.path.join(WORK, "s1-played.evemu")
+        recording = os.path.join(WORK, "s1-played-%d.evemu" % attempt)
         write_recording(node, events, recording)
         ui.close()
+    if any(ev.type == e.EV_SYN and ev.code == e.SYN_DROPPED for ev in events):
+        return None
     frames = live.frames()
-    check(len(frames) == reports, "live wrote %d frames for %d input samples (--every-sample)" % (len(frames), reports))
+    check(
+        len(frames) == reports,
+        "live wrote %d frames for %d input samples (--every-sample); stderr: %s"
+        % (len(frames), reports, live.stderr_text()[-300:] or "(empty)"),
+    )
     err = gravity_error(frames[-1], final)
     check(err < 2.0, "last live frame's gravity is %.2f° from the played position (pitch 30, roll -20)" % err)
     err0 = gravity_error(frames[0], dev.up_vector(0, 0))
@@ -111,11 +128,9 @@ def s1_accelerometer():
         text=True,
         timeout=120,
     )
-    with open(log("s1-replay.txt"), "w") as f:
+    with open(log("s1-replay-%d.txt" % attempt), "w") as f:
         f.write("exit %d\n--- stderr\n%s\n--- stdout\n%s" % (replay.returncode, replay.stderr, replay.stdout))
     check(replay.returncode == 0, "replay of the captured events failed (%d): %s" % (replay.returncode, replay.stderr[-400:]))
-    import json
-
     replayed = [json.loads(x) for x in replay.stdout.splitlines() if x.strip()]
     check(len(replayed) == len(frames), "replay gave %d frames, live %d" % (len(replayed), len(frames)))
     for i, (a, b) in enumerate(zip(frames, replayed)):
@@ -329,24 +344,32 @@ def s5_permissions():
     try:
         mode = os.stat(node).st_mode & 0o777
         check(mode & 0o006 == 0, "test setup: %s is mode %o, readable by others" % (node, mode))
+        nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
         run = subprocess.run(
-            ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
-            + cli("live", "--device", node, "--format", "jsonl"),
-            capture_output=True,
-            text=True,
-            timeout=60,
+            nobody + cli("live", "--device", node, "--format", "jsonl"), capture_output=True, text=True, timeout=60
         )
+        listing = subprocess.run(nobody + cli("devices", "--json"), capture_output=True, text=True, timeout=60)
     finally:
         ui.close()
     with open(log("s5-live.txt"), "w") as f:
         f.write("exit %d\n--- stderr\n%s\n--- stdout\n%s" % (run.returncode, run.stderr, run.stdout))
+    with open(log("s5-devices.txt"), "w") as f:
+        f.write("exit %d\n--- stderr\n%s\n--- stdout\n%s" % (listing.returncode, listing.stderr, listing.stdout))
     msg = run.stderr.strip()
     check(run.returncode == 1, "exit status %d as an unprivileged user, want 1; stderr: %s" % (run.returncode, msg[-300:]))
     check(node in msg, "the message does not name the node %s: %r" % (node, msg))
     check(re.search(r"permission|denied|EACCES", msg, re.I), "the message does not say it is a permission problem: %r" % msg)
     fix = r"input. group|\binput\b|udev|uaccess|sudo|chmod|setfacl|usermod"
     check(re.search(fix, msg, re.I), "the message does not say how to fix it (group, udev rule, …): %r" % msg)
-    return "exit 1: %r" % msg.splitlines()[0][:120]
+    check(listing.returncode == 0, "`tilt-cli devices --json` as an unprivileged user: exit %d, %s" % (
+        listing.returncode, listing.stderr[-300:]))
+    try:
+        json.loads(listing.stdout)
+    except ValueError:
+        raise Failure("`tilt-cli devices --json` did not print JSON: %r" % listing.stdout[:200])
+    said = re.search(re.escape(node) + r".*?(permission|denied|EACCES)", listing.stdout, re.I | re.S)
+    check(said, "`tilt-cli devices --json` does not say that %s is not readable (SPEC §3): %s" % (node, listing.stdout[:300]))
+    return "exit 1: %r; devices --json names the permission problem" % msg.splitlines()[0][:120]
 
 
 # 6 ---------------------------------------------------------------------------
@@ -370,6 +393,7 @@ def s6_power():
         check(live.proc.poll() is None, "live exited while silent: " + live.describe_exit())
         check(stopped.proc.poll() is None, "live --idle-stop exited while stopped: " + stopped.describe_exit())
         still_open = stopped.holds(node)
+        live_open = live.holds(node)
         rc1, rc2 = live.interrupt(), stopped.interrupt()
     finally:
         for p in (live, stopped):
@@ -383,6 +407,7 @@ def s6_power():
         % (v1 - v0, threads, n1 - n0, sv1 - sv0, sn1 - sn0)
     )
     check(v1 == v0, "silent device, running: %d voluntary context switches in 5 s (want 0)" % (v1 - v0))
+    check(live_open, "without --idle-stop, %s was closed while the device was silent" % node)
     check(not still_open, "--idle-stop 2: %s still open 4 s after the device went silent" % node)
     check(sv1 == sv0, "stopped: %d voluntary context switches in 5 s (want 0)" % (sv1 - sv0))
     states = [f.get("state") for f in stopped.frames()]
@@ -394,13 +419,16 @@ def s6_power():
 
 
 # 7 ---------------------------------------------------------------------------
-def _event_tuples(path):
+def _event_tuples(path, with_time=False):
+    """(type, code, value) of each E: line; with_time adds the time in µs."""
     out = []
     with open(path) as f:
         for line in f:
             if line.startswith("E:"):
-                _, _, t, c, v = line.split()[:5]
-                out.append((int(t, 16), int(c, 16), int(v)))
+                _, t, ty, c, v = line.split()[:5]
+                sec, _, frac = t.partition(".")
+                event = (int(ty, 16), int(c, 16), int(v))
+                out.append(event + (int(sec) * 1_000_000 + int(frac.ljust(6, "0")),) if with_time else event)
     return out
 
 
@@ -417,7 +445,7 @@ def s7_record_round_trip():
     r1 = Watched(cli("record", "--device", node, "--duration", "5", "-o", rec1), log("s7-record1.txt"))
     try:
         r1.wait_open(node)
-        m = dev.Motion(ui, 200, seed=8)
+        m = dev.Motion(ui, 100, seed=8)
         m.ramp((0, 0), (35, -15), 0.6)
         m.hold(dev.up_vector(35, -15), 0.2)
         rc = r1.wait_exit(30)
@@ -431,6 +459,10 @@ def s7_record_round_trip():
     got1 = _event_tuples(rec1)
     check(got1 == want, "first recording: %d events, the kernel sent %d (first difference at %s)" % (
         len(got1), len(want), _first_diff(got1, want)))
+    times = [x[3] for x in _event_tuples(rec1, with_time=True)]
+    kernel = [ev.sec * 1_000_000 + ev.usec for ev in played]
+    gaps = [abs((a - times[0]) - (b - kernel[0])) for a, b in zip(times, kernel)]
+    check(max(gaps) <= 1, "first recording's event times differ from the kernel's by up to %d µs" % max(gaps))
     device = subprocess.Popen(["evemu-device", rec1], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     r2 = None
     try:
@@ -502,9 +534,21 @@ def _latency(argv, label, samples=500, rate=100):
         ui.close()
     check(len(reader.lines) == samples, "%s wrote %d lines for %d samples" % (label, len(reader.lines), samples))
     lat = sorted((arrival - sent) * 1000 for (arrival, _), sent in zip(reader.lines[10:], written[10:]))
-    p50 = statistics.median(lat)
-    p99 = lat[min(len(lat) - 1, int(math.ceil(0.99 * len(lat))) - 1)]
+    p50, p99 = _percentile(lat, 50), _percentile(lat, 99)
+    if label == "python-evdev":
+        # The peer prints the kernel's timestamp: how far the feeder's clock
+        # reading before the write is from it (the proxy used for tilt-cli).
+        skew = sorted((float(text) - sent) * 1000 for (_, text), sent in zip(reader.lines, written))
+        FIGURES.append(
+            "scenario 8: kernel event time − feeder's CLOCK_REALTIME before the write: p50 %.3f ms, p99 %.3f ms"
+            % (_percentile(skew, 50), _percentile(skew, 99))
+        )
     return p50, p99, len(lat)
+
+
+def _percentile(sorted_values, p):
+    """Nearest-rank percentile of an ascending list."""
+    return sorted_values[max(0, min(len(sorted_values) - 1, int(math.ceil(p / 100 * len(sorted_values))) - 1))]
 
 
 def s8_latency():
