@@ -148,7 +148,8 @@ def s2_dualsense_pair():
     try:
         live.wait_open(motion_node)
         pad_open = live.holds(pad_node) or _eventually(lambda: live.holds(pad_node), 10)
-        m = dev.Motion(motion_ui, 250, res=dev.DS_ACCEL_RES, seed=2, remap=dev.ps_remap, timestamps=True)
+        m = dev.Motion(motion_ui, 250, res=dev.DS_ACCEL_RES, seed=2, remap=dev.ps_remap, timestamps=True,
+                       gyro_res=dev.DS_GYRO_RES)
         m.hold(dev.up_vector(0, 0), 0.4)
         m.ramp((0, 0), (25, 0), 0.4)
         tilted = dev.up_vector(25, 0)
@@ -507,10 +508,12 @@ for ev in InputDevice(sys.argv[1]).read_loop():
 
 
 def _latency(argv, label, samples=500, rate=100):
+    """Milliseconds from each sample's kernel timestamp (SYN_REPORT time, read
+    by a reference reader) to its line arriving on the reader's stdout pipe."""
     ui = dev.accelerometer(name="tilt-vm latency")
     node = dev.node_of(ui)
+    capture = EventCapture(dev.open_reader(node))
     reader = Watched([a if a != "NODE" else node for a in argv], log("s8-%s.txt" % label))
-    written = []
     try:
         reader.wait_open(node)
         time.sleep(0.5)
@@ -521,9 +524,7 @@ def _latency(argv, label, samples=500, rate=100):
                 time.sleep(deadline - now)
             deadline += period
             # X changes every sample so that every frame reaches the reader.
-            x = 100 + (i % 7) * 10
-            written.append(time.clock_gettime(time.CLOCK_REALTIME))
-            ui.write(e.EV_ABS, e.ABS_X, x)
+            ui.write(e.EV_ABS, e.ABS_X, 100 + (i % 7) * 10)
             ui.write(e.EV_ABS, e.ABS_Z, dev.ACCEL_RES + (i % 3))
             ui.syn()
         reader.wait_lines(samples, timeout=30)
@@ -531,19 +532,22 @@ def _latency(argv, label, samples=500, rate=100):
     finally:
         reader.kill()
         reader.save_log()
+        events = capture.stop()
         ui.close()
+    check(not any(ev.type == e.EV_SYN and ev.code == e.SYN_DROPPED for ev in events),
+          "test setup: the reference reader lost events (SYN_DROPPED)")
+    kernel = [ev.sec + ev.usec / 1e6 for ev in events if ev.type == e.EV_SYN and ev.code == e.SYN_REPORT]
+    check(len(kernel) == samples, "test setup: the kernel sent %d frames for %d samples" % (len(kernel), samples))
     check(len(reader.lines) == samples, "%s wrote %d lines for %d samples" % (label, len(reader.lines), samples))
-    lat = sorted((arrival - sent) * 1000 for (arrival, _), sent in zip(reader.lines[10:], written[10:]))
-    p50, p99 = _percentile(lat, 50), _percentile(lat, 99)
-    if label == "python-evdev":
-        # The peer prints the kernel's timestamp: how far the feeder's clock
-        # reading before the write is from it (the proxy used for tilt-cli).
-        skew = sorted((float(text) - sent) * 1000 for (_, text), sent in zip(reader.lines, written))
-        FIGURES.append(
-            "scenario 8: kernel event time − feeder's CLOCK_REALTIME before the write: p50 %.3f ms, p99 %.3f ms"
-            % (_percentile(skew, 50), _percentile(skew, 99))
-        )
-    return p50, p99, len(lat)
+    # Lines are matched to samples by order; check the match by the time each line carries.
+    for i, (_, text) in enumerate(reader.lines):
+        if label == "python-evdev":
+            seen, want = float(text), kernel[i]
+        else:
+            seen, want = json.loads(text)["t"], kernel[i] - kernel[0]
+        check(abs(seen - want) < 2e-6, "%s line %d has time %.6f, the kernel's sample %d %.6f" % (label, i + 1, seen, i + 1, want))
+    lat = sorted((arrival - k) * 1000 for (arrival, _), k in zip(reader.lines[10:], kernel[10:]))
+    return _percentile(lat, 50), _percentile(lat, 99), len(lat)
 
 
 def _percentile(sorted_values, p):
@@ -555,7 +559,7 @@ def s8_latency():
     # The peer first, so that its figure is measured even when tilt-cli fails.
     peer = _latency(["/usr/bin/python3", "-c", PEER, "NODE"], "python-evdev")
     FIGURES.append(
-        "scenario 8 (latency, write → line on the reader's stdout pipe, %d samples at 100 Hz after 10 warm-up): "
+        "scenario 8 (latency, kernel event time → line on the reader's stdout pipe, %d samples at 100 Hz after 10 warm-up): "
         "python-evdev read loop p50 %.3f ms, p99 %.3f ms" % (peer[2], peer[0], peer[1])
     )
     tilt = _latency(cli("live", "--device", "NODE", "--format", "jsonl", "--every-sample"), "tilt-cli")

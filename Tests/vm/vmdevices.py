@@ -92,10 +92,14 @@ def angle_between(a, b):
     return math.degrees(math.acos(max(-1.0, min(1.0, dot / (na * nb)))))
 
 
-def write_accel(ui, g, res=ACCEL_RES, codes=(e.ABS_X, e.ABS_Y, e.ABS_Z), timestamp_us=None):
-    """Writes one frame: the three axes (units = g·res), MSC_TIMESTAMP if given, SYN_REPORT."""
+def write_accel(ui, g, res=ACCEL_RES, codes=(e.ABS_X, e.ABS_Y, e.ABS_Z), timestamp_us=None, gyro_units=None):
+    """Writes one frame: the three axes (units = g·res), the gyroscope axes (already
+    in units) if given, MSC_TIMESTAMP if given, SYN_REPORT."""
     for code, value in zip(codes, g):
         ui.write(e.EV_ABS, code, int(round(value * res)))
+    if gyro_units is not None:
+        for code, value in zip((e.ABS_RX, e.ABS_RY, e.ABS_RZ), gyro_units):
+            ui.write(e.EV_ABS, code, int(round(value)))
     if timestamp_us is not None:
         ui.write(e.EV_MSC, e.MSC_TIMESTAMP, timestamp_us & 0xFFFFFFFF)
     ui.syn()
@@ -108,8 +112,8 @@ class Motion:
     that did not change, and a frame with no change is not sent at all.
     """
 
-    def __init__(self, ui, rate_hz, res=ACCEL_RES, seed=1, remap=None, timestamps=False):
-        self.ui, self.period, self.res = ui, 1.0 / rate_hz, res
+    def __init__(self, ui, rate_hz, res=ACCEL_RES, seed=1, remap=None, timestamps=False, gyro_res=None):
+        self.ui, self.period, self.res, self.gyro_res = ui, 1.0 / rate_hz, res, gyro_res
         self.rng = random.Random(seed)
         self.remap = remap or (lambda f: f)
         self.timestamps = timestamps
@@ -125,16 +129,20 @@ class Motion:
             time.sleep(self.next_deadline - now)
         self.next_deadline += self.period
 
-    def frame(self, f):
-        """Writes the up-vector f (card frame, g) at the next tick."""
+    def frame(self, f, rate=(0.0, 0.0, 0.0)):
+        """Writes the up-vector f (card frame, g) and, on a device with a
+        gyroscope, the rotation rate (card frame, deg/s) at the next tick."""
         self._wait_turn()
         d = self.remap(f)
         noisy = [x + self.rng.choice((-1, 0, 1)) / self.res for x in d]
+        gyro = None
+        if self.gyro_res:
+            gyro = [x * self.gyro_res + self.rng.choice((-1, 0, 1)) for x in self.remap(rate)]
         ts = None
         if self.timestamps:
             self.timestamp_us += int(self.period * 1e6)
             ts = self.timestamp_us
-        write_accel(self.ui, noisy, self.res, timestamp_us=ts)
+        write_accel(self.ui, noisy, self.res, timestamp_us=ts, gyro_units=gyro)
         self.frames += 1
 
     def hold(self, f, seconds):
@@ -142,15 +150,17 @@ class Motion:
             self.frame(f)
 
     def ramp(self, start, end, seconds):
-        """Pitch/roll ramp: start and end are (pitch, roll) in degrees."""
+        """Pitch/roll ramp at constant rates: start and end are (pitch, roll) in
+        degrees; pitch turns about the card's +x, roll about +y (SPEC §1)."""
         n = max(1, int(seconds / self.period))
+        rate = ((end[0] - start[0]) / seconds, (end[1] - start[1]) / seconds, 0.0)
         for i in range(1, n + 1):
             s = i / n
-            self.frame(up_vector(start[0] + (end[0] - start[0]) * s, start[1] + (end[1] - start[1]) * s))
+            self.frame(up_vector(start[0] + (end[0] - start[0]) * s, start[1] + (end[1] - start[1]) * s), rate)
 
 
 def ps_remap(f):
-    """Card up-vector → DualSense device axes (card = (x, −z, y), SPEC §1)."""
+    """Card-frame vector → DualSense device axes (card = (x, −z, y), SPEC §1)."""
     return (f[0], f[2], -f[1])
 
 
