@@ -287,6 +287,7 @@ def s4_syn_dropped():
                 list(witness.read())
             except BlockingIOError:
                 break
+        before = len(live.lines)
         os.kill(live.pid, signal.SIGSTOP)
         written = 0
         # Y and Z reach their final values early; then only X changes, so the
@@ -310,8 +311,9 @@ def s4_syn_dropped():
             dropped = any(ev.type == e.EV_SYN and ev.code == e.SYN_DROPPED for ev in witness.read())
         except BlockingIOError:
             pass
-        live.wait_quiet(1.5)
+        live.wait_quiet(3)
         check(live.proc.poll() is None, "exited after SYN_DROPPED: " + live.describe_exit())
+        after = len(live.lines) - before
         rc = live.interrupt()
     finally:
         try:
@@ -326,6 +328,7 @@ def s4_syn_dropped():
     check(dropped, "test setup: the kernel did not drop events (no SYN_DROPPED seen by a second reader)")
     check(rc == 0, "exit status %s on SIGINT" % rc)
     frames = live.frames()
+    check(after > 0, "no frame at all after SIGCONT (%d before the burst); stderr: %s" % (before, live.stderr_text()[-300:] or "(empty)"))
     last = frames[-1]
     err = gravity_error(last, final)
     att = last["attitude"]
@@ -537,17 +540,23 @@ def _latency(argv, label, samples=500, rate=100):
     check(not any(ev.type == e.EV_SYN and ev.code == e.SYN_DROPPED for ev in events),
           "test setup: the reference reader lost events (SYN_DROPPED)")
     kernel = [ev.sec + ev.usec / 1e6 for ev in events if ev.type == e.EV_SYN and ev.code == e.SYN_REPORT]
+    with open(log("s8-%s-kernel-times.txt" % label), "w") as f:
+        f.write("".join("%.6f\n" % k for k in kernel))
     check(len(kernel) == samples, "test setup: the kernel sent %d frames for %d samples" % (len(kernel), samples))
     check(len(reader.lines) == samples, "%s wrote %d lines for %d samples" % (label, len(reader.lines), samples))
-    # Lines are matched to samples by order; check the match by the time each line carries.
+    # Lines are matched to samples by order; check the match by the time each
+    # line carries (within 5 ms: the exactness of tilt-cli's `t` is scenario 1's
+    # business, here it only has to name the right sample).
+    off = 0
     for i, (_, text) in enumerate(reader.lines):
         if label == "python-evdev":
             seen, want = float(text), kernel[i]
         else:
             seen, want = json.loads(text)["t"], kernel[i] - kernel[0]
-        check(abs(seen - want) < 2e-6, "%s line %d has time %.6f, the kernel's sample %d %.6f" % (label, i + 1, seen, i + 1, want))
+        check(abs(seen - want) < 5e-3, "%s line %d has time %.6f, the kernel's sample %d %.6f" % (label, i + 1, seen, i + 1, want))
+        off += abs(seen - want) > 2e-6
     lat = sorted((arrival - k) * 1000 for (arrival, _), k in zip(reader.lines[10:], kernel[10:]))
-    return _percentile(lat, 50), _percentile(lat, 99), len(lat)
+    return _percentile(lat, 50), _percentile(lat, 99), len(lat), off
 
 
 def _percentile(sorted_values, p):
@@ -564,8 +573,8 @@ def s8_latency():
     )
     tilt = _latency(cli("live", "--device", "NODE", "--format", "jsonl", "--every-sample"), "tilt-cli")
     FIGURES.append(
-        "scenario 8 (latency, same method): tilt-cli live --every-sample p50 %.3f ms, p99 %.3f ms (%d samples)"
-        % (tilt[0], tilt[1], tilt[2])
+        "scenario 8 (latency, same method): tilt-cli live --every-sample p50 %.3f ms, p99 %.3f ms (%d samples; "
+        "%d lines with t more than 2 µs from the kernel's time)" % (tilt[0], tilt[1], tilt[2], tilt[3])
     )
     return "tilt-cli p50 %.2f ms p99 %.2f ms; python-evdev p50 %.2f ms p99 %.2f ms" % (tilt[0], tilt[1], peer[0], peer[1])
 
