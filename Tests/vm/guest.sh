@@ -6,4 +6,4 @@ echo "vm-guest: kernel $(uname -r), $(nproc) CPUs"
 ls -l /dev/uinput
 grep -E "^N:" /proc/bus/input/devices
 timeout --kill-after=5 480 /usr/bin/python3 -u Tests/vm/scenarios.py \
-  --cli "${TILT_CLI:-.build/debug/tilt-cli}" --work Tests/vm/work --only "${TILT_ONLY:-all}"
+  --cli "${TILT_CLI:-.build/release/tilt-cli}" --work Tests/vm/work --only "${TILT_ONLY:-all}"

@@ -113,10 +113,12 @@ def _s1_attempt(attempt):
     if any(ev.type == e.EV_SYN and ev.code == e.SYN_DROPPED for ev in events):
         return None
     frames = live.frames()
+    kernel = [ev.sec + ev.usec / 1e6 for ev in events if ev.type == e.EV_SYN and ev.code == e.SYN_REPORT]
+    exact = sum(1 for f in frames if any(abs(f["t"] - (k - kernel[0])) <= 2e-6 for k in kernel))
     check(
         len(frames) == reports,
-        "live wrote %d frames for %d input samples (--every-sample); stderr: %s"
-        % (len(frames), reports, live.stderr_text()[-300:] or "(empty)"),
+        "live wrote %d frames for %d input samples (--every-sample), %d of them at a kernel sample's time; stderr: %s"
+        % (len(frames), reports, exact, live.stderr_text()[-300:] or "(empty)"),
     )
     err = gravity_error(frames[-1], final)
     check(err < 2.0, "last live frame's gravity is %.2f° from the played position (pitch 30, roll -20)" % err)
@@ -133,6 +135,8 @@ def _s1_attempt(attempt):
     check(replay.returncode == 0, "replay of the captured events failed (%d): %s" % (replay.returncode, replay.stderr[-400:]))
     replayed = [json.loads(x) for x in replay.stdout.splitlines() if x.strip()]
     check(len(replayed) == len(frames), "replay gave %d frames, live %d" % (len(replayed), len(frames)))
+    check(exact == len(frames), "%d of %d live frames have a t that is not their sample's kernel time (SPEC §1)" % (
+        len(frames) - exact, len(frames)))
     for i, (a, b) in enumerate(zip(frames, replayed)):
         d = compare_numbers(a, b, "frame %d" % (i + 1), 1e-5)
         check(d is None, "live and replay differ at " + str(d))
