@@ -31,7 +31,10 @@ final class LiveSession {
       for: device.info, options: options, device: devicePath,
       udevMatrix: UdevProperties.accelMountMatrix(forDevicePath: devicePath))
     decoder = SampleDecoder(profile: profile, stickRange: options.stickRange)
-    buttonPath = LiveSession.pairedButtons(of: devicePath, directory: DeviceChoice.inputDirectory)
+    buttonPath =
+      DeviceScanner.scan(
+        directory: DeviceChoice.inputDirectory, known: [devicePath: device.info]
+      ).first { $0.path == devicePath }?.pairedButtonPath
     signals = try SignalPipe()
     pipeline = try Pipeline(
       options: options, hasGyroscope: profile.gyroAxes != nil, title: device.info.name)
@@ -43,11 +46,6 @@ final class LiveSession {
       motion = device
     }
     if let buttonPath { buttons = try? LiveDevice(path: buttonPath) }
-  }
-
-  /// The button node paired with `path`, as the scanner pairs them.
-  static func pairedButtons(of path: String, directory: String) -> String? {
-    DeviceScanner.scan(directory: directory).first { $0.path == path }?.pairedButtonPath
   }
 
   func run() throws -> Int32 {
@@ -92,7 +90,10 @@ final class LiveSession {
       if let watch = vanishWatch, ready.contains(watch.fileDescriptor) {
         try reconnect(watch)
       }
-      try pipeline.advance(to: clock.now())
+      if ready.isEmpty {
+        // A display frame or the idle stop is due, and the device is silent.
+        try pipeline.advance(to: clock.now())
+      }
       try flush()
       try followLifecycle()
     }
@@ -117,7 +118,9 @@ final class LiveSession {
       vanishWatch = try DeviceWatch(directory: DeviceChoice.inputDirectory)
       return nil
     }
-    for frame in frames where !frame.isResync {
+    // A resync frame is the device's state after SYN_DROPPED: after an
+    // overflow it is all there is of the final position, so it is a sample too.
+    for frame in frames {
       guard let sample = decoder.decode(frame) else { continue }
       var item = sample.item
       item.time = clock.sourceTime(forSample: item.time)
@@ -137,7 +140,7 @@ final class LiveSession {
       return
     }
     let now = clock.now()
-    for frame in frames where !frame.isResync {
+    for frame in frames {
       let pressed = frame.events.filter { $0.type == EventType.key && $0.value == 1 }.map(\.code)
       if !pressed.isEmpty {
         try pipeline.take(SourceItem(time: now, motion: nil, pressedButtons: pressed))
@@ -178,46 +181,42 @@ final class LiveSession {
   }
 }
 
-/// The live loop's time: the source's sample clock (as in a replay of the same
-/// events), carried on by the monotonic clock between samples so that display
-/// frames keep their pace when the device is silent.
+/// The live loop's time: the source's sample clock, so that live frames are
+/// what a replay of the same events gives, carried on by the monotonic clock
+/// between samples so that display frames keep their pace when the device is
+/// silent.
 struct LiveClock {
-  /// Pipeline time at which the current open's samples begin.
+  /// How far timer wake-ups stay behind the latest sample's time plus the
+  /// wall time since it arrived, so that a sample still on its way is not
+  /// overtaken by a display frame (the session counts a late sample at the
+  /// time it has already shown).
+  static let margin = 0.02
+
+  /// Pipeline time at which the current open's samples begin: 0 for the first.
   private var base = 0.0
-  private var sampling = false
-  /// Whether an input was timed before the first sample (keys, buttons).
-  private var used = false
   private var latest = 0.0
   private var latestWall = monotonicSeconds()
 
-  /// The pipeline time now.
-  mutating func now() -> Double {
-    used = true
-    return current
+  /// The pipeline time now, for timer wake-ups, keys and buttons of another node.
+  func now() -> Double {
+    max(latest, latest + (monotonicSeconds() - latestWall) - LiveClock.margin)
   }
 
-  private var current: Double { latest + max(0, monotonicSeconds() - latestWall) }
-
-  /// The pipeline time of a sample that the decoder timed `t` (since its first
-  /// sample). Without earlier input the first sample is time 0, as in a replay.
+  /// The pipeline time of a sample the decoder timed `t` since its first sample.
   mutating func sourceTime(forSample t: Double) -> Double {
-    if !sampling {
-      sampling = true
-      base = used ? current : 0
-    }
     latest = max(latest, base + t)
     latestWall = monotonicSeconds()
     return latest
   }
 
-  /// A new open of the device: its decoder counts from zero again.
+  /// A new open of the device: its decoder counts from zero again, so its
+  /// samples continue from now.
   mutating func restartSamples() {
-    latest = current
+    base = now()
+    latest = base
     latestWall = monotonicSeconds()
-    used = true
-    sampling = false
   }
 
   /// Seconds of wall time until pipeline time `t`.
-  func wallDelay(until t: Double) -> Double { max(0, t - current) }
+  func wallDelay(until t: Double) -> Double { max(0, t - now()) }
 }
