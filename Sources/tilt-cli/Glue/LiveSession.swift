@@ -20,30 +20,39 @@ final class LiveSession {
   private let keys: Int32?
   private var clock = LiveClock()
   private var vanishWatch: DeviceWatch?
+  /// Frames read while setting up, taken before the first poll.
+  private var pendingFrames: [Frame] = []
 
   init(options: PipelineOptions, devicePath: String, wait: Bool) throws {
     self.options = options
     self.wait = wait
     motionPath = devicePath
+    signals = try SignalPipe()
+    let directory = DeviceChoice.inputDirectory
     let device = try LiveDevice(path: devicePath)
+    // The kernel queues 64 events or so for a reader (a few milliseconds of a
+    // fast IMU): read what arrives while setting up, so none is dropped.
+    var early = try device.readFrames()
     motionInfo = device.info
     profile = try DeviceSetup.profile(
       for: device.info, options: options, device: devicePath,
       udevMatrix: UdevProperties.accelMountMatrix(forDevicePath: devicePath))
     decoder = SampleDecoder(profile: profile, stickRange: options.stickRange)
+    early += try device.readFrames()
     buttonPath =
-      DeviceScanner.scan(
-        directory: DeviceChoice.inputDirectory, known: [devicePath: device.info]
-      ).first { $0.path == devicePath }?.pairedButtonPath
-    signals = try SignalPipe()
+      DeviceScanner.scan(directory: directory, known: [devicePath: device.info])
+      .first { $0.path == devicePath }?.pairedButtonPath
+    early += try device.readFrames()
     pipeline = try Pipeline(
       options: options, hasGyroscope: profile.gyroAxes != nil, title: device.info.name)
     keys = pipeline.sink is TerminalSink ? STDIN_FILENO : nil
+    early += try device.readFrames()
     // Under reduce motion a node that only reports motion stays closed.
     if options.reduceMotion && profile.buttons.isEmpty {
       device.close()
     } else {
       motion = device
+      pendingFrames = early
     }
     if let buttonPath { buttons = try? LiveDevice(path: buttonPath) }
   }
@@ -61,6 +70,8 @@ final class LiveSession {
   }
 
   private func loop() throws -> Int32 {
+    try take(pendingFrames)
+    pendingFrames = []
     while true {
       var watched = [signals.fileDescriptor]
       if let fd = motion?.fileDescriptor { watched.append(fd) }
@@ -118,15 +129,20 @@ final class LiveSession {
       vanishWatch = try DeviceWatch(directory: DeviceChoice.inputDirectory)
       return nil
     }
-    // A resync frame is the device's state after SYN_DROPPED: after an
-    // overflow it is all there is of the final position, so it is a sample too.
+    try take(frames)
+    return nil
+  }
+
+  /// Motion frames into the pipeline. A resync frame is the device's state
+  /// after SYN_DROPPED: after an overflow it is all there is of the final
+  /// position, so it is a sample too.
+  private func take(_ frames: [Frame]) throws {
     for frame in frames {
       guard let sample = decoder.decode(frame) else { continue }
       var item = sample.item
       item.time = clock.sourceTime(forSample: item.time)
       try pipeline.take(item)
     }
-    return nil
   }
 
   private func readButtons(_ device: LiveDevice) throws {
