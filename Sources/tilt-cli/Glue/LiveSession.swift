@@ -110,26 +110,32 @@ final class LiveSession {
     }
   }
 
-  /// Reads what the motion node has; a status when the loop must end.
-  private func readMotion(_ device: LiveDevice) throws -> Int32? {
-    let frames: [Frame]
+  /// What `device` has; `nil` when it went away (it is closed then).
+  private func read(_ device: LiveDevice) throws -> [Frame]? {
     do {
-      frames = try device.readFrames()
+      return try device.readFrames()
     } catch let error {
       guard case .vanished = error else { throw error }
       device.close()
-      motion = nil
-      guard wait else {
-        StandardError.write(
-          "tilt-cli live: \(motionPath) went away (unplugged?); run with --wait to wait for it to come back.\n"
-        )
-        return ExitStatus.failure
-      }
-      StandardError.write("tilt-cli live: \(motionPath) went away; waiting for it to come back.\n")
-      vanishWatch = try DeviceWatch(directory: DeviceChoice.inputDirectory)
       return nil
     }
-    try take(frames)
+  }
+
+  /// Reads what the motion node has; a status when the loop must end.
+  private func readMotion(_ device: LiveDevice) throws -> Int32? {
+    if let frames = try read(device) {
+      try take(frames)
+      return nil
+    }
+    motion = nil
+    guard wait else {
+      StandardError.write(
+        "tilt-cli live: \(motionPath) went away (unplugged?); run with --wait to wait for it to come back.\n"
+      )
+      return ExitStatus.failure
+    }
+    StandardError.write("tilt-cli live: \(motionPath) went away; waiting for it to come back.\n")
+    vanishWatch = try DeviceWatch(directory: DeviceChoice.inputDirectory)
     return nil
   }
 
@@ -146,12 +152,7 @@ final class LiveSession {
   }
 
   private func readButtons(_ device: LiveDevice) throws {
-    let frames: [Frame]
-    do {
-      frames = try device.readFrames()
-    } catch let error {
-      guard case .vanished = error else { throw error }
-      device.close()
+    guard let frames = try read(device) else {
       buttons = nil
       return
     }
