@@ -587,6 +587,35 @@ def s8_latency():
     return "tilt-cli p50 %.2f ms p99 %.2f ms; python-evdev p50 %.2f ms p99 %.2f ms" % (tilt[0], tilt[1], peer[0], peer[1])
 
 
+# 9 ---------------------------------------------------------------------------
+def s9_info_measures():
+    """`info` on a live DualSense-like node: kind, resolutions, and the rate it measures."""
+    ui = dev.dualsense_motion()
+    node = dev.node_of(ui)
+    info = Watched(cli("info", node, "--json", "--measure", "2"), log("s9-info.txt"))
+    try:
+        info.wait_open(node)
+        m = dev.Motion(ui, 250, res=dev.DS_ACCEL_RES, seed=9, remap=dev.ps_remap, timestamps=True,
+                       gyro_res=dev.DS_GYRO_RES)
+        m.ramp((0, 0), (20, 10), 2.6)
+        rc = info.wait_exit(30)
+        check(rc == 0, "tilt-cli info failed: " + info.describe_exit())
+    finally:
+        info.kill()
+        info.save_log()
+        ui.close()
+    report = json.loads("\n".join(text for _, text in info.lines))
+    check(report.get("kind") == "imu", "kind is %r, not imu" % report.get("kind"))
+    check(report.get("accelResolution") == 8192 and report.get("gyroResolution") == 1024,
+          "resolutions %r and %r, not 8192 and 1024" % (report.get("accelResolution"), report.get("gyroResolution")))
+    check(report.get("timestamps") == "msc", "timestamps %r, not msc" % report.get("timestamps"))
+    rate = report.get("rate") or {}
+    hz = rate.get("rateHz") or 0
+    check(abs(hz - 250) < 25, "measured %r Hz for a device played at 250 Hz" % hz)
+    return "imu, 8192 units/g, 1024 units/(deg/s), msc; measured %.1f Hz, interval std dev %.3f ms, %s dropped" % (
+        hz, rate.get("intervalStdDevMs") or 0, rate.get("droppedFrames"))
+
+
 SCENARIOS = [
     (1, "accelerometer: live follows the motion, frames equal replay", s1_accelerometer),
     (2, "DualSense-like pair found with no flags, BTN_SOUTH flips", s2_dualsense_pair),
@@ -596,6 +625,7 @@ SCENARIOS = [
     (6, "power: no wake-ups at rest, stopped closes the node", s6_power),
     (7, "record round trip through evemu-play", s7_record_round_trip),
     (8, "latency beside python-evdev", s8_latency),
+    (9, "info measures a live device's rate and clock", s9_info_measures),
 ]
 
 
