@@ -24,6 +24,14 @@ let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
   "tiltTimeConstant": \.tiltTimeConstant,
   "tiltDisturbanceScale": \.tiltDisturbanceScale,
   "tiltMaximumTimeConstant": \.tiltMaximumTimeConstant,
+  "tiltDisturbanceTimeConstant": \.tiltDisturbanceTimeConstant,
+  "restMinimumDuration": \.restMinimumDuration,
+  "initialRestMinimumDuration": \.initialRestMinimumDuration,
+  "restBiasGate": \.restBiasGate,
+  "restGyroscopeNoise": \.restGyroscopeNoise,
+  "biasRandomWalk": \.biasRandomWalk,
+  "restGyroscopeThreshold": \.restGyroscopeThreshold,
+  "restAccelerometerThreshold": \.restAccelerometerThreshold,
 ]
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let a = arguments.next() {
