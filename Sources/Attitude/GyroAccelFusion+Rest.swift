@@ -17,24 +17,22 @@ extension GyroAccelFusion {
     let alpha = restFactor.alpha(for: dt)
     restGyroMean += alpha * (gyro - restGyroMean)
     restAccelMean += alpha * (acceleration - restAccelMean)
-    let gyroLimit2 = parameters.restGyroscopeThreshold * parameters.restGyroscopeThreshold
-    let accelLimit = parameters.restAccelerometerThreshold
     let steady =
-      (gyro - restGyroMean).lengthSquared < gyroLimit2
-      && (acceleration - restAccelMean).lengthSquared < accelLimit * accelLimit
-      && restGyroMean.lengthSquared < gyroLimit2
+      (gyro - restGyroMean).lengthSquared < restGyroscopeLimit2
+      && (acceleration - restAccelMean).lengthSquared < restAccelerometerLimit2
+      && restGyroMean.lengthSquared < restGyroscopeLimit2
       && (restGyroMean - bias).lengthSquared
         <= restBiasGate2 * (biasVariance + shortTermMeanVariance)
-    guard steady, var window = restWindow else {
+    guard steady, restWindow != nil else {
       isAtRest = false
       restWindow = steady ? RestWindow(start: gyroOrientation) : nil
       return
     }
-    window.add(gyro, interval: dt)
-    restWindow = window
+    restWindow!.add(gyro, interval: dt)
     let needed =
       hasBiasEstimate ? parameters.restMinimumDuration : parameters.initialRestMinimumDuration
-    guard window.duration >= needed else { return }
+    guard restWindow!.duration >= needed else { return }
+    let window = restWindow!
 
     let mean = window.meanRate
     let meanVariance = restGyroscopeNoise2 / window.duration

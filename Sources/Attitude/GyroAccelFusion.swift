@@ -100,6 +100,8 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   let biasRandomWalk2: Double
   let restGyroscopeNoise2: Double
   let restBiasGate2: Double
+  let restGyroscopeLimit2: Double
+  let restAccelerometerLimit2: Double
   /// Variance of the short-term gyroscope mean of a still card, (rad/s)².
   let shortTermMeanVariance: Double
   let maximumBias2: Double
@@ -118,6 +120,9 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     biasRandomWalk2 = parameters.biasRandomWalk * parameters.biasRandomWalk
     restGyroscopeNoise2 = parameters.restGyroscopeNoise * parameters.restGyroscopeNoise
     restBiasGate2 = parameters.restBiasGate * parameters.restBiasGate
+    restGyroscopeLimit2 = parameters.restGyroscopeThreshold * parameters.restGyroscopeThreshold
+    restAccelerometerLimit2 =
+      parameters.restAccelerometerThreshold * parameters.restAccelerometerThreshold
     // A first-order low-pass with time constant τ averages white noise like a 2τ mean.
     shortTermMeanVariance = restGyroscopeNoise2 / (2 * parameters.restFilterTimeConstant)
     let range = parameters.usableAccelerationRange
