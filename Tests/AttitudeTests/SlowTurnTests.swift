@@ -29,6 +29,9 @@ import Testing
     manager.startDeviceMotionUpdates { last = $0 }
     for s in imu.samples { manager.process(s) }
     let attitude = last!.attitude
+    print(
+      "1°/s yaw for 60 s, then 20° about x: yaw \(degrees(attitude.yaw))°, "
+        + "pitch \(degrees(attitude.pitch))°, roll \(degrees(attitude.roll))°")
     #expect(abs(degrees(attitude.yaw) - 60) < 1)
     #expect(abs(degrees(attitude.pitch) - 20) < 0.5)
     #expect(abs(degrees(attitude.roll)) < 0.5)
