@@ -101,4 +101,5 @@ def main():
     print(f"Command: {a.command}")
 
 
-main()
+if __name__ == "__main__":
+    main()

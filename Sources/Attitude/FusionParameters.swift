@@ -1,9 +1,10 @@
 /// The tunable constants of the estimators.
 ///
-/// The defaults were tuned on BROAD trials 02, 07 and 25 (a grid over the
-/// accelerometer time constant, the motion-bias time constant and the
-/// disturbance scale and window), the same trials docs/bench-attitude.md
-/// reports: those figures are in-sample.
+/// The fusion's rest and bias constants follow the sensor's physics (noise,
+/// bias drift); the accelerometer time constant (5 s, VQF uses 3 s) and the
+/// disturbance constants were chosen on BROAD trials 02, 07 and 25, the
+/// trials docs/bench-attitude.md reports, which also gives the
+/// leave-one-out figures (chosen on two trials, scored on the third).
 public struct FusionParameters: Hashable, Sendable {
   // MARK: Gyroscope + accelerometer
 
@@ -20,23 +21,43 @@ public struct FusionParameters: Hashable, Sendable {
   /// turned into a gyroscope bias estimate while the card moves.
   public var motionBiasTimeConstant: Double = 10.0
 
-  /// Time constant, in seconds, with which the bias follows the gyroscope's
-  /// mean while the card rests.
+  /// No longer used: at rest the bias is now the variance-weighted mean of
+  /// the prior estimate and the gyroscope's mean over the rest
+  /// (``restGyroscopeNoise``, ``biasRandomWalk``). Kept for source
+  /// compatibility.
   public var restBiasTimeConstant: Double = 1.0
 
-  /// Largest gyroscope bias the estimator believes in, rad/s per axis.
+  /// Largest gyroscope bias the estimator believes in, rad/s per axis; also
+  /// the standard deviation of the bias before anything is known of it.
   public var maximumBias: Double = 2.0 * .pi / 180
 
-  /// Rest: the gyroscope stays within this many rad/s of its short-term mean,
-  /// and that mean is below it too (so a turn slower than this, held for
-  /// ``restMinimumDuration``, is taken for rest and not integrated)…
+  /// Rest: each gyroscope reading stays within this many rad/s of the
+  /// short-term mean, and the mean over the still stretch is below it too…
   public var restGyroscopeThreshold: Double = 2.0 * .pi / 180
   /// …and the accelerometer within this many g of its short-term mean…
   public var restAccelerometerThreshold: Double = 0.05
-  /// …for at least this many seconds.
+  /// …for at least this many seconds…
   public var restMinimumDuration: Double = 1.5
+  /// …or this many before the first rest, while the bias is unknown: every
+  /// second spent waiting lets the bias turn the estimate.
+  public var initialRestMinimumDuration: Double = 0.5
   /// Time constant, in seconds, of the short-term means of rest detection.
   public var restFilterTimeConstant: Double = 0.5
+  /// …and the mean over the still stretch differs from the bias estimate by
+  /// at most this many standard deviations (of the estimate and of the
+  /// mean together). A steady turn faster than that is a turn, not rest:
+  /// it is integrated and does not move the bias.
+  public var restBiasGate: Double = 4
+
+  /// Standard deviation of a still gyroscope's one-second mean, rad/s per
+  /// axis (noise, and a hand that is never quite still); a mean over T
+  /// seconds is trusted as 1/√T of it.
+  public var restGyroscopeNoise: Double = 0.05 * .pi / 180
+  /// How fast the bias may wander, rad/s per √s: its variance grows by the
+  /// square of this each second (temperature drift). Small values keep a
+  /// slow turn from passing for rest for longer; large ones let the bias
+  /// follow a warming sensor sooner.
+  public var biasRandomWalk: Double = 0.01 * .pi / 180
 
   /// While the card is shaken or tapped, the accelerometer time constant
   /// grows by the factor `1 + d/scale²`, where `d` is the mean square of the

@@ -22,11 +22,14 @@
 ///   low-passed acceleration points up; the corrections it takes while the
 ///   card moves reveal the gyroscope bias perpendicular to gravity, which is
 ///   fed back with ``FusionParameters/motionBiasTimeConstant``.
-/// - When the card rests (steady gyroscope and accelerometer for
-///   ``FusionParameters/restMinimumDuration``), the bias follows the
-///   gyroscope's mean on all three axes, the gyroscope is not integrated,
-///   and what it integrated since the card became still is taken back: a
-///   card at rest does not drift, not even in yaw.
+/// - The gyroscope is always integrated. When the card rests (steady
+///   gyroscope and accelerometer for ``FusionParameters/restMinimumDuration``,
+///   with a mean rate consistent with the bias estimate), the bias becomes
+///   the variance-weighted mean of its prior and the gyroscope's mean over
+///   the rest, on all three axes, and the rest is integrated afresh with it:
+///   a card at rest does not drift, not even in yaw. A steady turn that the
+///   bias estimate cannot explain (``FusionParameters/restBiasGate``) is
+///   not rest and keeps its rotation. See `GyroAccelFusion+Rest.swift`.
 /// - Readings outside ``FusionParameters/usableAccelerationRange`` (free
 ///   fall, the peak of a hard shock) are left out of the low-pass.
 ///
@@ -36,9 +39,11 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   public let parameters: FusionParameters
 
   /// The estimated gyroscope bias, rad/s, card frame.
-  public private(set) var bias: Vector3 = .zero
+  public internal(set) var bias: Vector3 = .zero
   /// True once the card has rested for the minimum duration.
-  public private(set) var isAtRest = false
+  public internal(set) var isAtRest = false
+  /// Variance of each axis of ``bias``, (rad/s)².
+  public internal(set) var biasVariance: Double
   /// The current orientation, card → world.
   public private(set) var orientation = Quaternion.identity
 
@@ -88,9 +93,18 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
 
   var restGyroMean = Vector3.zero
   var restAccelMean = Vector3(0, 0, 1)
-  var restDuration = 0.0
-  /// The integrated gyroscope orientation when the card last became still.
-  var gyroOrientationAtStill = Quaternion.identity
+  /// The current stretch of steady readings, if any.
+  var restWindow: RestWindow?
+  /// True once a rest has given the bias a measured value.
+  var hasBiasEstimate = false
+  let biasRandomWalk2: Double
+  let restGyroscopeNoise2: Double
+  let restBiasGate2: Double
+  let restGyroscopeLimit2: Double
+  let restAccelerometerLimit2: Double
+  /// Variance of the short-term gyroscope mean of a still card, (rad/s)².
+  let shortTermMeanVariance: Double
+  let maximumBias2: Double
 
   public init(parameters: FusionParameters = .init()) {
     self.parameters = parameters
@@ -101,6 +115,16 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     restBiasFactor = SmoothingFactor(timeConstant: parameters.restBiasTimeConstant)
     inverseDisturbanceScale2 = 1 / (parameters.disturbanceScale * parameters.disturbanceScale)
     motionBiasGain = 1 / parameters.motionBiasTimeConstant
+    maximumBias2 = parameters.maximumBias * parameters.maximumBias
+    biasVariance = maximumBias2
+    biasRandomWalk2 = parameters.biasRandomWalk * parameters.biasRandomWalk
+    restGyroscopeNoise2 = parameters.restGyroscopeNoise * parameters.restGyroscopeNoise
+    restBiasGate2 = parameters.restBiasGate * parameters.restBiasGate
+    restGyroscopeLimit2 = parameters.restGyroscopeThreshold * parameters.restGyroscopeThreshold
+    restAccelerometerLimit2 =
+      parameters.restAccelerometerThreshold * parameters.restAccelerometerThreshold
+    // A first-order low-pass with time constant τ averages white noise like a 2τ mean.
+    shortTermMeanVariance = restGyroscopeNoise2 / (2 * parameters.restFilterTimeConstant)
     let range = parameters.usableAccelerationRange
     usableMagnitude2 = (range.lowerBound * range.lowerBound)...(range.upperBound * range.upperBound)
   }
@@ -114,7 +138,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     timeStep.reset()
     disturbance = 0
     trust = 1
-    restDuration = 0
+    restWindow = nil
     isAtRest = false
   }
 
@@ -133,19 +157,17 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       hasInclination = false
       restGyroMean = gyro
       restAccelMean = acceleration
-      restDuration = 0
+      restWindow = nil
       isAtRest = false
     }
 
-    if sample.rotationRate != nil { detectRest(gyro: gyro, acceleration: acceleration, dt: dt) }
-
     let rate = gyro - bias
-    // At rest the card does not turn: integrating would only add the bias.
-    if dt > 0 && !isAtRest {
+    if dt > 0 {
       gyroOrientation =
         (gyroOrientation * Quaternion(rotationRate: rate, interval: dt))
         .renormalized
     }
+    if sample.rotationRate != nil { detectRest(gyro: gyro, acceleration: acceleration, dt: dt) }
 
     let magnitude2 = acceleration.lengthSquared
     if usableMagnitude2.contains(magnitude2) {
@@ -216,35 +238,6 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     }
     inclinationCorrection = (correction * inclinationCorrection).renormalized
     return Vector3(2 * correction.x, 2 * correction.y, 0)
-  }
-
-  mutating func detectRest(gyro: Vector3, acceleration: Vector3, dt: Double) {
-    let alpha = restFactor.alpha(for: dt)
-    restGyroMean += alpha * (gyro - restGyroMean)
-    restAccelMean += alpha * (acceleration - restAccelMean)
-    let gyroLimit = parameters.restGyroscopeThreshold
-    let accelLimit = parameters.restAccelerometerThreshold
-    let still =
-      (gyro - restGyroMean).lengthSquared < gyroLimit * gyroLimit
-      && restGyroMean.lengthSquared < gyroLimit * gyroLimit
-      && (acceleration - restAccelMean).lengthSquared < accelLimit * accelLimit
-    if still {
-      if restDuration == 0 { gyroOrientationAtStill = gyroOrientation }
-      restDuration += dt
-    } else {
-      restDuration = 0
-    }
-    let wasAtRest = isAtRest
-    isAtRest = restDuration >= parameters.restMinimumDuration
-    if isAtRest && !wasAtRest {
-      // The card has not turned since it became still: what the gyroscope
-      // integrated meanwhile was bias. Take it back.
-      gyroOrientation = gyroOrientationAtStill
-    }
-    if isAtRest {
-      bias += restBiasFactor.alpha(for: dt) * (restGyroMean - bias)
-      clampBias()
-    }
   }
 
   mutating func clampBias() {

@@ -158,17 +158,16 @@ import Testing
     imu.move(for: 600)
     let manager = MotionManager(hasGyroscope: true)
     manager.startDeviceMotionUpdates { _ in }
-    var worstAfterSettling = 0.0
     var worst = 0.0
     for s in imu.samples {
       let angle = degrees(manager.process(s)!.attitude.quaternion.angle(to: .identity))
       worst = max(worst, angle)
-      if s.time > 2 { worstAfterSettling = max(worstAfterSettling, angle) }
     }
-    // Before rest is confirmed (1.5 s) the bias turns the card by up to
-    // 0.87°/s·1.5 s; once confirmed, that turn is taken back.
-    #expect(worst < 1.5)
-    #expect(worstAfterSettling < 0.5)
+    // Until the first rest is confirmed (0.5 s) the bias turns the card by
+    // up to 0.87°/s·0.5 s; then that stretch is integrated again with the
+    // bias it revealed.
+    print("still gyroscope, worst over 10 minutes: \(worst)°")
+    #expect(worst < 0.5)
     #expect((manager.gyroscopeBias! - imu.gyroBias).length < radians(0.05))
   }
 }

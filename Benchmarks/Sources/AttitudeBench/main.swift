@@ -7,13 +7,18 @@ import MallocCounter
 // plain low-pass τ = 0.103 s, the fusion's cost per sample (ns, median of
 // passes) and the allocations counted in the timed loops.
 //
-// usage: AttitudeBench [--passes N] [--set NAME=VALUE] CSV...
+// usage: AttitudeBench [--passes N] [--set NAME=VALUE] [--accuracy-only] CSV...
 
 var passes = 9
 var paths: [String] = []
 var parameters = FusionParameters()
 /// Where to write the fusion's per-sample inclination error (t_s, degrees), for diagnosis.
 var errorsPath: String?
+/// Only the RMSEs: no timing, no allocation counts (for parameter searches).
+var accuracyOnly = false
+/// A file of parameter sets, one a line (`NAME=VALUE NAME=VALUE …`): prints
+/// the RMSEs of every set on every trial, reading the trials once.
+var gridPath: String?
 let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
   "accelerometerTimeConstant": \.accelerometerTimeConstant,
   "motionBiasTimeConstant": \.motionBiasTimeConstant,
@@ -24,20 +29,35 @@ let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
   "tiltTimeConstant": \.tiltTimeConstant,
   "tiltDisturbanceScale": \.tiltDisturbanceScale,
   "tiltMaximumTimeConstant": \.tiltMaximumTimeConstant,
+  "tiltDisturbanceTimeConstant": \.tiltDisturbanceTimeConstant,
+  "restMinimumDuration": \.restMinimumDuration,
+  "initialRestMinimumDuration": \.initialRestMinimumDuration,
+  "restBiasGate": \.restBiasGate,
+  "restGyroscopeNoise": \.restGyroscopeNoise,
+  "biasRandomWalk": \.biasRandomWalk,
+  "restGyroscopeThreshold": \.restGyroscopeThreshold,
+  "restAccelerometerThreshold": \.restAccelerometerThreshold,
 ]
+func set(_ assignment: Substring, in parameters: inout FusionParameters) {
+  let parts = assignment.split(separator: "=").map(String.init)
+  guard parts.count == 2, let key = tunable[parts[0]], let value = Double(parts[1]) else {
+    FileHandle.standardError.write("AttitudeBench: cannot set \(assignment)\n".data(using: .utf8)!)
+    exit(64)
+  }
+  parameters[keyPath: key] = value
+}
+
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let a = arguments.next() {
   if a == "--passes", let n = arguments.next().flatMap(Int.init) {
     passes = n
   } else if a == "--set", let assignment = arguments.next() {
     // --set name=value overrides one of the FusionParameters, for tuning.
-    let parts = assignment.split(separator: "=").map(String.init)
-    guard parts.count == 2, let key = tunable[parts[0]], let value = Double(parts[1]) else {
-      FileHandle.standardError.write(
-        "AttitudeBench: cannot set \(assignment)\n".data(using: .utf8)!)
-      exit(64)
-    }
-    parameters[keyPath: key] = value
+    set(Substring(assignment), in: &parameters)
+  } else if a == "--grid", let path = arguments.next() {
+    gridPath = path
+  } else if a == "--accuracy-only" {
+    accuracyOnly = true
   } else if a == "--errors", let path = arguments.next() {
     errorsPath = path
   } else if a == "--usable-max", let value = arguments.next().flatMap(Double.init) {
@@ -48,7 +68,8 @@ while let a = arguments.next() {
 }
 if paths.isEmpty {
   FileHandle.standardError.write(
-    "usage: AttitudeBench [--passes N] [--set NAME=VALUE] CSV...\n".data(using: .utf8)!)
+    "usage: AttitudeBench [--passes N] [--set NAME=VALUE] [--accuracy-only] CSV...\n".data(
+      using: .utf8)!)
   exit(64)
 }
 
@@ -105,6 +126,29 @@ func timeFusion(_ samples: [MotionSample], passes: Int) -> (Double, UInt) {
   return (costs[costs.count / 2], allocations)
 }
 
+if let gridPath {
+  let sets = try String(contentsOfFile: gridPath, encoding: .utf8).split(separator: "\n")
+  let trials = try paths.map { try BroadTrial(contentsOf: URL(fileURLWithPath: $0)) }
+  for line in sets {
+    var p = parameters
+    for assignment in line.split(separator: " ") where assignment != "defaults" {
+      set(assignment, in: &p)
+    }
+    for trial in trials {
+      var fusion = GyroAccelFusion(parameters: p)
+      var tilt = AccelerometerTiltEstimator(parameters: p)
+      let fusionRMSE = trial.inclinationRMSE(estimatedUp: upVectors(&fusion, trial.samples))
+      let accelRMSE = trial.inclinationRMSE(estimatedUp: upVectors(&tilt, trial.samples))
+      print(
+        """
+        {"set": "\(line)", "trial": "\(trial.name)", "fusion_rmse_deg": \(fusionRMSE), \
+        "accel_rmse_deg": \(accelRMSE)}
+        """)
+    }
+  }
+  exit(0)
+}
+
 // Reading a CSV allocates: if the counter saw none, it is not interposed and
 // "0 allocations" below would mean nothing.
 let allocationsBeforeReading = malloc_counter_count()
@@ -136,6 +180,14 @@ for path in paths {
   var tilt = AccelerometerTiltEstimator(parameters: parameters)
   let accelRMSE = trial.inclinationRMSE(estimatedUp: upVectors(&tilt, trial.samples))
   let lowPassRMSE = trial.inclinationRMSE(estimatedUp: plainLowPassUp(trial.samples, tau: 0.103))
+  if accuracyOnly {
+    print(
+      """
+      {"trial": "\(trial.name)", "fusion_rmse_deg": \(fusionRMSE), \
+      "accel_rmse_deg": \(accelRMSE), "lowpass_rmse_deg": \(lowPassRMSE)}
+      """)
+    continue
+  }
   guard malloc_counter_count() > allocationsBeforeReading else {
     FileHandle.standardError.write(
       "AttitudeBench: the malloc counter is not active\n".data(using: .utf8)!)

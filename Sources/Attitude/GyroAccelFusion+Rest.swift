@@ -1,0 +1,54 @@
+/// Rest detection and the gyroscope bias learned at rest.
+///
+/// Steady readings open a ``RestWindow``. Rest is accepted in windows of
+/// ``FusionParameters/restMinimumDuration`` (the first, while the bias is
+/// unknown, of ``FusionParameters/initialRestMinimumDuration``): if the
+/// window's mean rate, and all along the short-term mean, are within
+/// ``FusionParameters/restBiasGate`` standard deviations of the bias
+/// estimate, the bias is updated as a Kalman filter would (estimate and
+/// mean weighted by their inverse variances), the window is integrated
+/// afresh with it, and the next window begins. A steady turn that the
+/// estimate cannot explain fails the test as soon as the short-term mean
+/// departs: the window is dropped, its rotation stays integrated with the
+/// bias as it was, and the bias learns nothing from it.
+extension GyroAccelFusion {
+  mutating func detectRest(gyro: Vector3, acceleration: Vector3, dt: Double) {
+    biasVariance = min(biasVariance + biasRandomWalk2 * dt, maximumBias2)
+    let alpha = restFactor.alpha(for: dt)
+    restGyroMean += alpha * (gyro - restGyroMean)
+    restAccelMean += alpha * (acceleration - restAccelMean)
+    let steady =
+      (gyro - restGyroMean).lengthSquared < restGyroscopeLimit2
+      && (acceleration - restAccelMean).lengthSquared < restAccelerometerLimit2
+      && restGyroMean.lengthSquared < restGyroscopeLimit2
+      && (restGyroMean - bias).lengthSquared
+        <= restBiasGate2 * (biasVariance + shortTermMeanVariance)
+    guard steady, restWindow != nil else {
+      isAtRest = false
+      restWindow = steady ? RestWindow(start: gyroOrientation) : nil
+      return
+    }
+    restWindow!.add(gyro, interval: dt)
+    let needed =
+      hasBiasEstimate ? parameters.restMinimumDuration : parameters.initialRestMinimumDuration
+    guard restWindow!.duration >= needed else { return }
+    let window = restWindow!
+
+    let mean = window.meanRate
+    let meanVariance = restGyroscopeNoise2 / window.duration
+    let innovation = mean - bias
+    let combinedVariance = biasVariance + meanVariance
+    guard innovation.lengthSquared <= restBiasGate2 * combinedVariance else {
+      isAtRest = false
+      restWindow = RestWindow(start: gyroOrientation)
+      return
+    }
+    bias += innovation * (biasVariance / combinedVariance)
+    clampBias()
+    biasVariance = biasVariance * meanVariance / combinedVariance
+    hasBiasEstimate = true
+    isAtRest = true
+    gyroOrientation = window.endOrientation(bias: bias)
+    restWindow = RestWindow(start: gyroOrientation)
+  }
+}
