@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+@testable import Evdev
+
+/// Inputs that once broke a parser, kept with their exact bytes so the fix
+/// stays. Each names how it was found (a fuzz target's invariant, or review
+/// while writing one) and what went wrong before the fix.
+@Suite struct HardeningRegressionTests {
+  /// CSV reader: `t_s` was only required to be finite, so a first time of
+  /// -1e308 and a second of 1e308 gave a sample time of +inf (their
+  /// difference overflows), breaking the fuzz target's "finite, non-decreasing
+  /// times" invariant and any filter step downstream. Found while writing
+  /// that invariant. Now times beyond ±10¹² s are refused.
+  @Test func csvTimesWhoseDifferenceOverflows() throws {
+    let path = TestData.file(
+      "t_s,acc_x_g,acc_y_g,acc_z_g\n-1e308,0,0,1\n1e308,0,0,1\n", name: "overflow.csv")
+    let reader = try CSVMotionReader(path: path)
+    let error = #expect(throws: RecordingError.self) {
+      while let sample = try reader.nextSample() {
+        #expect(sample.time.isFinite)
+      }
+    }
+    #expect(error?.kind == .outOfRange)
+    #expect(error?.line == 2)
+    #expect(error?.message.contains("t_s is -1e+308, beyond ±1000000000000") == true)
+  }
+
+  /// CSV reader: an acceleration of 1e300 g was accepted; its square is
+  /// infinite, so any norm taken downstream became inf or NaN. Readings
+  /// beyond ±10⁹ are now refused.
+  @Test func csvReadingWhoseSquareOverflows() throws {
+    let path = TestData.file(
+      "t_s,acc_x_m_s2,acc_y_m_s2,acc_z_m_s2\n0,0,0,9.8\n0.01,0,0,-1e300\n", name: "huge.csv")
+    let reader = try CSVMotionReader(path: path)
+    #expect(try reader.nextSample() != nil)
+    let error = #expect(throws: RecordingError.self) { _ = try reader.nextSample() }
+    #expect(error?.kind == .outOfRange)
+    #expect(
+      error?.description.hasSuffix(
+        ":3: acc_z_m_s2 is -1e+300, beyond ±1000000000; the row is corrupt, remove or fix it")
+        == true)
+  }
+}
