@@ -41,4 +41,27 @@ import Testing
         ":3: acc_z_m_s2 is -1e+300, beyond ±1000000000; the row is corrupt, remove or fix it")
         == true)
   }
+
+  /// Evemu reader: an `A:` line with minimum above maximum was read as is;
+  /// the kernel (uinput) refuses such an axis, so `evemu-device` cannot
+  /// replay the file, and ranges computed from it are negative. Now refused
+  /// with the file and line.
+  @Test func evemuAxisWithMinimumAboveMaximum() throws {
+    let path = TestData.file(
+      "N: T\nI: 0003 0000 0000 0000\nA: 02 100 -100 0 0 0\nE: 0.000001 0000 0000 0\n")
+    let error = #expect(throws: RecordingError.self) { _ = try EvemuReader(path: path) }
+    #expect(
+      error?.description
+        == "\(path):3: A: axis ABS_Z has minimum 100 above maximum -100; the kernel refuses such an axis, so the file is corrupt"
+    )
+  }
+
+  /// Equal minimum and maximum is what evemu writes for an axis without
+  /// absinfo: it must still be read (classification then calls it unusable).
+  @Test func evemuAxisWithEqualMinimumAndMaximumIsRead() throws {
+    let path = TestData.file("N: T\nI: 0003 0000 0000 0000\nA: 02 0 0 0 0 0\n")
+    let reader = try EvemuReader(path: path)
+    #expect(reader.info.absInfo[AbsCode.z]?.minimum == 0)
+    #expect(reader.info.absInfo[AbsCode.z]?.maximum == 0)
+  }
 }
