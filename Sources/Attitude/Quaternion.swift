@@ -39,7 +39,9 @@ public struct Quaternion: Hashable, Sendable {
     self.init(axis: v, angle: v.length)
   }
 
-  @inlinable public var norm: Double { (w * w + x * x + y * y + z * z).squareRoot() }
+  @inlinable @inline(__always) public var norm: Double {
+    (w * w + x * x + y * y + z * z).squareRoot()
+  }
 
   @inlinable
   public var normalized: Quaternion {
@@ -48,12 +50,14 @@ public struct Quaternion: Hashable, Sendable {
     return Quaternion(w: w / n, x: x / n, y: y / n, z: z / n)
   }
 
-  @inlinable public var conjugate: Quaternion { Quaternion(w: w, x: -x, y: -y, z: -z) }
+  @inlinable @inline(__always) public var conjugate: Quaternion {
+    Quaternion(w: w, x: -x, y: -y, z: -z)
+  }
 
   @inlinable
   public var isFinite: Bool { w.isFinite && x.isFinite && y.isFinite && z.isFinite }
 
-  @inlinable
+  @inlinable @inline(__always)
   public static func * (a: Quaternion, b: Quaternion) -> Quaternion {
     Quaternion(
       w: a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
@@ -63,7 +67,7 @@ public struct Quaternion: Hashable, Sendable {
   }
 
   /// Turns `v` by this rotation (the quaternion must be unit length).
-  @inlinable
+  @inlinable @inline(__always)
   public func rotate(_ v: Vector3) -> Vector3 {
     let u = Vector3(x, y, z)
     let t = 2 * u.cross(v)

@@ -16,8 +16,8 @@ public struct Vector3: Hashable, Sendable {
 
   public static let zero = Vector3(0, 0, 0)
 
-  @inlinable public var length: Double { (x * x + y * y + z * z).squareRoot() }
-  @inlinable public var lengthSquared: Double { x * x + y * y + z * z }
+  @inlinable @inline(__always) public var length: Double { (x * x + y * y + z * z).squareRoot() }
+  @inlinable @inline(__always) public var lengthSquared: Double { x * x + y * y + z * z }
 
   /// The vector scaled to length 1; `nil` for the zero vector or a non-finite one.
   @inlinable
@@ -28,12 +28,12 @@ public struct Vector3: Hashable, Sendable {
   }
 
   /// True when every component is finite (no NaN, no infinity).
-  @inlinable public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
+  @inlinable @inline(__always) public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
 
-  @inlinable
+  @inlinable @inline(__always)
   public func dot(_ o: Vector3) -> Double { x * o.x + y * o.y + z * o.z }
 
-  @inlinable
+  @inlinable @inline(__always)
   public func cross(_ o: Vector3) -> Vector3 {
     Vector3(y * o.z - z * o.y, z * o.x - x * o.z, x * o.y - y * o.x)
   }
@@ -43,20 +43,20 @@ public struct Vector3: Hashable, Sendable {
     (self - other).length <= tolerance
   }
 
-  @inlinable public static func + (a: Vector3, b: Vector3) -> Vector3 {
+  @inlinable @inline(__always) public static func + (a: Vector3, b: Vector3) -> Vector3 {
     Vector3(a.x + b.x, a.y + b.y, a.z + b.z)
   }
-  @inlinable public static func - (a: Vector3, b: Vector3) -> Vector3 {
+  @inlinable @inline(__always) public static func - (a: Vector3, b: Vector3) -> Vector3 {
     Vector3(a.x - b.x, a.y - b.y, a.z - b.z)
   }
   @inlinable public static prefix func - (a: Vector3) -> Vector3 { Vector3(-a.x, -a.y, -a.z) }
-  @inlinable public static func * (a: Vector3, s: Double) -> Vector3 {
+  @inlinable @inline(__always) public static func * (a: Vector3, s: Double) -> Vector3 {
     Vector3(a.x * s, a.y * s, a.z * s)
   }
-  @inlinable public static func * (s: Double, a: Vector3) -> Vector3 { a * s }
-  @inlinable public static func / (a: Vector3, s: Double) -> Vector3 {
+  @inlinable @inline(__always) public static func * (s: Double, a: Vector3) -> Vector3 { a * s }
+  @inlinable @inline(__always) public static func / (a: Vector3, s: Double) -> Vector3 {
     Vector3(a.x / s, a.y / s, a.z / s)
   }
-  @inlinable public static func += (a: inout Vector3, b: Vector3) { a = a + b }
-  @inlinable public static func -= (a: inout Vector3, b: Vector3) { a = a - b }
+  @inlinable @inline(__always) public static func += (a: inout Vector3, b: Vector3) { a = a + b }
+  @inlinable @inline(__always) public static func -= (a: inout Vector3, b: Vector3) { a = a - b }
 }

@@ -20,9 +20,7 @@ final class BufferedLineReader {
 
   static let capacity = 1 << 16
 
-  init(path: String, expected: String) throws(RecordingError) {
-    self.path = path
-    self.expected = expected
+  convenience init(path: String, expected: String) throws(RecordingError) {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     if fd < 0 {
       let reason = String(cString: strerror(errno))
@@ -37,8 +35,37 @@ final class BufferedLineReader {
         file: path, line: 0, kind: .directory,
         message: "is a directory; give a recording file inside it")
     }
+    self.init(fileDescriptor: fd, path: path, expected: expected)
+  }
+
+  /// Reads an open descriptor, which it then owns; `path` names it in messages.
+  init(fileDescriptor fd: Int32, path: String, expected: String) {
+    self.path = path
+    self.expected = expected
     self.fd = fd
     buffer = .allocate(byteCount: Self.capacity, alignment: 16)
+  }
+
+  /// Reads `text` from an unlinked temporary file; `name` names it in messages.
+  convenience init(text: String, name: String, expected: String) throws(RecordingError) {
+    var template = Array("/tmp/tilt-XXXXXX".utf8CString)
+    let fd = mkstemp(&template)
+    guard fd >= 0 else {
+      throw RecordingError(
+        file: name, line: 0, kind: .io,
+        message: "cannot make a temporary file: \(String(cString: strerror(errno)))")
+    }
+    unlink(template)
+    let written = text.utf8CString.withUnsafeBufferPointer { bytes in
+      write(fd, bytes.baseAddress, bytes.count - 1)
+    }
+    guard written == text.utf8.count, lseek(fd, 0, SEEK_SET) == 0 else {
+      close(fd)
+      throw RecordingError(
+        file: name, line: 0, kind: .io,
+        message: "cannot write a temporary file: \(String(cString: strerror(errno)))")
+    }
+    self.init(fileDescriptor: fd, path: name, expected: expected)
   }
 
   deinit {

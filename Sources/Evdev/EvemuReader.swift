@@ -40,8 +40,19 @@ public final class EvemuReader {
   public var lineNumber: Int { lines.lineNumber }
 
   /// Opens `path` and reads its device description.
-  public init(path: String) throws(RecordingError) {
-    lines = try BufferedLineReader(path: path, expected: "an evemu recording")
+  public convenience init(path: String) throws(RecordingError) {
+    try self.init(lines: BufferedLineReader(path: path, expected: "an evemu recording"))
+  }
+
+  /// Reads a recording held in memory, such as ``DemoRecording/text``; `name`
+  /// stands for the file in messages.
+  public convenience init(text: String, name: String) throws(RecordingError) {
+    try self.init(lines: BufferedLineReader(text: text, name: name, expected: "an evemu recording"))
+  }
+
+  private init(lines: BufferedLineReader) throws(RecordingError) {
+    self.lines = lines
+    let path = lines.path
     var header = HeaderParser(path: path)
     var sawAnyLine = false
     var firstEvent: InputEvent?

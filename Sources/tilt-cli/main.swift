@@ -1,5 +1,72 @@
-import Attitude
-import Evdev
-import TiltCard
+import Foundation
 
-print("tilt-cli: not wired yet")
+/// Every subcommand, in the order the help lists them.
+let commands: [any Command.Type] = [
+  DevicesCommand.self, InfoCommand.self, LiveCommand.self, ReplayCommand.self,
+  RecordCommand.self, TuneCommand.self,
+]
+
+let topLevelHelp = """
+  OVERVIEW: Tilt a two-sided card with a Linux motion sensor, Core Motion style.
+
+  USAGE: tilt-cli [<command>] [options]
+
+  With no command: live tilt from the first motion device found, or the bundled
+  demo recording when there is none.
+
+  COMMANDS:
+  \(commands.map { "  " + $0.name.padding(toLength: 10, withPad: " ", startingAt: 0) + $0.overview }.joined(separator: "\n"))
+
+  OPTIONS:
+    -h, --help              Show help information.
+
+  See 'tilt-cli <command> --help' for a command's options.
+
+  """
+
+/// Runs `command` with `arguments`, turning errors into messages and exit statuses.
+func run(_ command: any Command.Type, _ arguments: [String]) -> Int32 {
+  if arguments.contains("-h") || arguments.contains("--help") {
+    print(command.helpText, terminator: "")
+    return ExitStatus.success
+  }
+  do {
+    let parsed = try CommandLineArguments(arguments, spec: command.spec)
+    return try command.run(parsed)
+  } catch let error as UsageError {
+    printUsageError(error, for: command)
+    return ExitStatus.usage
+  } catch {
+    StandardError.write("tilt-cli \(command.name): \(error)\n")
+    return ExitStatus.failure
+  }
+}
+
+func printUsageError(_ error: UsageError, for command: (any Command.Type)?) {
+  if let command {
+    StandardError.write(
+      "Error: \(error)\nUsage: tilt-cli \(command.usage)\n  See 'tilt-cli \(command.name) --help'.\n"
+    )
+  } else {
+    StandardError.write(
+      "Error: \(error)\nUsage: tilt-cli [<command>] [options]\n  See 'tilt-cli --help'.\n")
+  }
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+let status: Int32
+if let first = arguments.first, !first.hasPrefix("-") {
+  if let command = commands.first(where: { $0.name == first }) {
+    status = run(command, Array(arguments.dropFirst()))
+  } else {
+    printUsageError(UsageError("unknown command '\(first)'"), for: nil)
+    status = ExitStatus.usage
+  }
+} else if arguments == ["-h"] || arguments == ["--help"] {
+  print(topLevelHelp, terminator: "")
+  status = ExitStatus.success
+} else {
+  status = run(DefaultCommand.self, arguments)
+}
+StandardOutput.flush()
+exit(status)

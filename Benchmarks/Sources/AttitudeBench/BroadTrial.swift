@@ -1,0 +1,79 @@
+import Attitude
+import Foundation
+
+/// One BROAD trial (../shared/data/broad), read from its CSV file.
+struct BroadTrial {
+  var name: String
+  /// Samples in g and rad/s, axes as recorded (the IMU frame is the card frame here).
+  var samples: [MotionSample] = []
+  /// True world up in the sensor frame (third row of the ground-truth
+  /// rotation), or nil where the markers were lost.
+  var trueUp: [Vector3?] = []
+  /// Whether BROAD scores the sample (`movement` = 1).
+  var scored: [Bool] = []
+
+  static let standardGravity = 9.80665
+
+  struct ReadError: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  init(contentsOf url: URL) throws {
+    name = url.deletingPathExtension().lastPathComponent
+    let text = try String(contentsOf: url, encoding: .utf8)
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: true).makeIterator()
+    guard let header = lines.next() else {
+      throw ReadError(description: "\(url.path):1: empty file, expected a header row")
+    }
+    let names = header.split(separator: ",").map(String.init)
+    func column(_ name: String) throws -> Int {
+      guard let i = names.firstIndex(of: name) else {
+        throw ReadError(description: "\(url.path):1: no column named \(name)")
+      }
+      return i
+    }
+    let t = try column("t_s")
+    let gyr = try ["gyr_x_rad_s", "gyr_y_rad_s", "gyr_z_rad_s"].map(column)
+    let acc = try ["acc_x_m_s2", "acc_y_m_s2", "acc_z_m_s2"].map(column)
+    let movement = try column("movement")
+    let q = try ["opt_qw", "opt_qx", "opt_qy", "opt_qz"].map(column)
+    var lineNumber = 1
+    while let line = lines.next() {
+      lineNumber += 1
+      let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+      func value(_ i: Int) throws -> Double {
+        guard i < fields.count, let v = Double(fields[i]) else {
+          throw ReadError(
+            description: "\(url.path):\(lineNumber): column \(names[i]) is not a number")
+        }
+        return v
+      }
+      let g = BroadTrial.standardGravity
+      samples.append(
+        MotionSample(
+          time: try value(t),
+          acceleration: Vector3(
+            try value(acc[0]) / g, try value(acc[1]) / g, try value(acc[2]) / g),
+          rotationRate: Vector3(try value(gyr[0]), try value(gyr[1]), try value(gyr[2]))))
+      let truth = Quaternion(
+        w: try value(q[0]), x: try value(q[1]), y: try value(q[2]), z: try value(q[3]))
+      trueUp.append(truth.isFinite ? truth.normalized.upVector : nil)
+      scored.append(try value(movement) == 1)
+    }
+  }
+
+  /// Root mean square, in degrees, of the angle between estimated and true
+  /// up vectors over the scored samples with a ground truth.
+  func inclinationRMSE(estimatedUp: [Vector3]) -> Double {
+    var sum = 0.0
+    var count = 0
+    for i in samples.indices where scored[i] {
+      guard let truth = trueUp[i] else { continue }
+      let e = estimatedUp[i]
+      let angle = atan2(e.cross(truth).length, e.dot(truth))
+      sum += angle * angle
+      count += 1
+    }
+    return (sum / Double(max(count, 1))).squareRoot() * 180 / .pi
+  }
+}

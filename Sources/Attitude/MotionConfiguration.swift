@@ -1,0 +1,51 @@
+/// Which estimator turns samples into attitude (`--fusion`).
+public enum FusionMode: String, CaseIterable, Sendable {
+  /// Gyroscope and accelerometer fusion when the source has a gyroscope,
+  /// else the accelerometer alone.
+  case auto
+  /// The accelerometer alone (``AccelerometerTiltEstimator``).
+  case accel
+  /// Gyroscope and accelerometer fusion (``GyroAccelFusion``); samples
+  /// without a rotation rate count as not turning.
+  case gyro
+}
+
+/// What the output attitude is relative to (`--reference`).
+public enum ReferenceMode: String, CaseIterable, Sendable {
+  /// The first attitude after updates start, re-taken by `recenter()`.
+  case start
+  /// Absolute: world z up, yaw arbitrary (no magnetometer).
+  case none
+}
+
+/// How a ``MotionManager`` estimates and smooths attitude.
+public struct MotionConfiguration: Sendable {
+  public var fusion: FusionMode
+  /// Smoothing of the output attitude. The default, a One Euro filter with
+  /// a 1 Hz floor and β = 5 Hz per rad/s, keeps the card still at rest
+  /// (accelerometer noise is filtered at 1 Hz) and lags little in turns (at
+  /// 1 rad/s the cutoff is 6 Hz, ≈ 27 ms), which a fixed low-pass cannot do.
+  public var filter: SmoothingFilter
+  public var reference: ReferenceMode
+  public var fusionParameters: FusionParameters
+
+  public static let defaultFilter = SmoothingFilter.oneEuro(
+    minCutoff: 1.0, beta: 5.0, derivativeCutoff: 1.0)
+
+  public init(
+    fusion: FusionMode = .auto, filter: SmoothingFilter = MotionConfiguration.defaultFilter,
+    reference: ReferenceMode = .start, fusionParameters: FusionParameters = .init()
+  ) {
+    self.fusion = fusion
+    self.filter = filter
+    self.reference = reference
+    self.fusionParameters = fusionParameters
+  }
+}
+
+/// Anything that yields motion samples in time order: a device, a
+/// recording, a CSV log, a test.
+public protocol MotionSampleSource {
+  /// The next sample, or `nil` at the end of the source.
+  mutating func nextSample() throws -> MotionSample?
+}

@@ -1,0 +1,141 @@
+/// Turns motion samples into ``DeviceMotion``, shaped like `CMMotionManager`.
+///
+/// The manager reads no device and no clock: it is fed samples, either
+/// one by one with ``process(_:)`` after
+/// ``startDeviceMotionUpdates(handler:)`` (push), or by running a
+/// ``MotionSampleSource`` to its end with
+/// ``startDeviceMotionUpdates(from:handler:)`` (pull). The same samples
+/// always give the same outputs.
+///
+/// Lifecycle, as in Core Motion: stopping and starting again begins a new
+/// session, so the orientation is re-estimated from the next sample and,
+/// with ``ReferenceMode/start``, the reference is re-taken. What was learned
+/// about the sensor (the gyroscope bias) is kept across sessions.
+/// ``deviceMotion`` keeps the last output after a stop.
+public final class MotionManager {
+  public let configuration: MotionConfiguration
+  /// Whether the source reports rotation rates.
+  public let hasGyroscope: Bool
+
+  /// False only when fusion is forced (``FusionMode/gyro``) on a source
+  /// without a gyroscope; the manager then runs the fusion with the
+  /// accelerometer alone, which corrects the inclination slowly.
+  public var isDeviceMotionAvailable: Bool { configuration.fusion != .gyro || hasGyroscope }
+  public private(set) var isDeviceMotionActive = false
+  /// Seconds of sample time between handler calls; 0 calls it for every sample.
+  public var deviceMotionUpdateInterval: Double = 0
+  /// The latest output, for callers that poll.
+  public private(set) var deviceMotion: DeviceMotion?
+
+  /// True when the gyroscope + accelerometer fusion is in use.
+  public var usesFusion: Bool {
+    configuration.fusion == .gyro || (configuration.fusion == .auto && hasGyroscope)
+  }
+
+  /// The fusion's current gyroscope bias estimate, rad/s, card frame; `nil`
+  /// with the accelerometer-only estimator.
+  public var gyroscopeBias: Vector3? { fusion?.bias }
+
+  private var fusion: GyroAccelFusion?
+  private var tilt: AccelerometerTiltEstimator?
+  private var filter: AnyAttitudeFilter
+  private var reference: Attitude?
+  private var needsReference = false
+  private var handler: ((DeviceMotion) -> Void)?
+  private var lastHandlerTime: Double?
+
+  public init(configuration: MotionConfiguration = .init(), hasGyroscope: Bool) {
+    self.configuration = configuration
+    self.hasGyroscope = hasGyroscope
+    filter = configuration.filter.makeFilter()
+    if configuration.fusion == .gyro || (configuration.fusion == .auto && hasGyroscope) {
+      fusion = GyroAccelFusion(parameters: configuration.fusionParameters)
+    } else {
+      tilt = AccelerometerTiltEstimator(parameters: configuration.fusionParameters)
+    }
+  }
+
+  /// Starts a session in push mode: feed samples with ``process(_:)``;
+  /// `handler` gets each output, or one per ``deviceMotionUpdateInterval``.
+  public func startDeviceMotionUpdates(handler: @escaping (DeviceMotion) -> Void) {
+    fusion?.reset()
+    tilt?.reset()
+    filter.reset()
+    reference = nil
+    needsReference = configuration.reference == .start
+    lastHandlerTime = nil
+    self.handler = handler
+    isDeviceMotionActive = true
+  }
+
+  /// Starts a session in pull mode and runs `source` until it ends, throws,
+  /// or `handler` calls ``stopDeviceMotionUpdates()``. Updates are stopped
+  /// when this returns or throws.
+  public func startDeviceMotionUpdates(
+    from source: inout some MotionSampleSource, handler: @escaping (DeviceMotion) -> Void
+  ) throws {
+    startDeviceMotionUpdates(handler: handler)
+    defer { stopDeviceMotionUpdates() }
+    while isDeviceMotionActive, let sample = try source.nextSample() {
+      process(sample)
+    }
+  }
+
+  /// Ends the session: ``process(_:)`` ignores samples until the next start.
+  public func stopDeviceMotionUpdates() {
+    isDeviceMotionActive = false
+    handler = nil
+  }
+
+  /// Makes the next output the reference: it reads as the identity, and
+  /// later ones are relative to it. Only with ``ReferenceMode/start``; the
+  /// absolute attitude of ``ReferenceMode/none`` has no reference to move.
+  public func recenter() {
+    if configuration.reference == .start { needsReference = true }
+  }
+
+  /// One step: estimates, smooths, makes relative, stores in
+  /// ``deviceMotion`` and calls the handler when it is due.
+  ///
+  /// Returns `nil` while stopped, and for a sample with a NaN or infinite
+  /// field, which leaves every state untouched.
+  @discardableResult
+  public func process(_ sample: MotionSample) -> DeviceMotion? {
+    guard isDeviceMotionActive else { return nil }
+    let estimate: AttitudeEstimate?
+    if fusion != nil {
+      estimate = fusion!.update(sample)
+    } else {
+      estimate = tilt!.update(sample)
+    }
+    guard let estimate else { return nil }
+
+    let smoothed = Attitude(
+      quaternion: filter.update(estimate.orientation, time: sample.time))
+    if needsReference {
+      reference = smoothed
+      needsReference = false
+    }
+    var attitude = smoothed
+    if let reference { attitude.multiply(byInverseOf: reference) }
+
+    let motion = DeviceMotion(
+      timestamp: sample.time,
+      attitude: attitude,
+      gravity: -smoothed.quaternion.upVector,
+      userAcceleration: sample.acceleration + estimate.gravity,
+      rotationRate: estimate.rotationRate)
+    deviceMotion = motion
+    if let handler, isDue(sample.time) {
+      lastHandlerTime = sample.time
+      handler(motion)
+    }
+    return motion
+  }
+
+  private func isDue(_ time: Double) -> Bool {
+    guard deviceMotionUpdateInterval > 0, let last = lastHandlerTime else { return true }
+    // A time before the last call is a clock that restarted: call at once.
+    return time - last >= deviceMotionUpdateInterval || time < last
+  }
+}

@@ -1,0 +1,26 @@
+/// Plain `tilt-cli`: live from the first motion device, else the bundled demo.
+enum DefaultCommand: Command {
+  static let name = ""
+  static let overview = "Live tilt from the first motion device, or the bundled demo."
+  static let usage = "[options]"
+  static let help = """
+    OPTIONS:
+    \(PipelineOptions.help)
+    """
+  static let spec = CommandLineArguments.Spec(
+    options: PipelineOptions.valueOptions, flags: PipelineOptions.flagOptions,
+    aliases: ["o": "output"], maxPositionals: 0)
+
+  static func run(_ arguments: CommandLineArguments) throws -> Int32 {
+    let options = try PipelineOptions(arguments)
+    if let device = DeviceChoice.firstMotionDeviceIfAny() {
+      return try LiveSession(options: options, devicePath: device, wait: false).run()
+    }
+    StandardError.write(
+      "tilt-cli: no motion device found (see 'tilt-cli devices'); playing the bundled demo.\n")
+    let source = try RecordingSource.demo(options: options)
+    try Pipeline(options: options, hasGyroscope: source.hasGyroscope)
+      .replay(source, speed: 1, sourceName: "demo")
+    return ExitStatus.success
+  }
+}

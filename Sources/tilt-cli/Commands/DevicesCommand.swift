@@ -1,0 +1,21 @@
+/// `tilt-cli devices`: which input devices can drive the card, and why the others can't.
+enum DevicesCommand: Command {
+  static let name = "devices"
+  static let overview = "List input devices that can drive the card, and why others can't."
+  static let usage = "devices [--json]"
+  static let help = """
+    OPTIONS:
+      --json                  One JSON array of devices instead of a table.
+    """
+  static let spec = CommandLineArguments.Spec(flags: ["json"])
+
+  static func run(_ arguments: CommandLineArguments) throws -> Int32 {
+    let listing = DeviceListing.scan()
+    if arguments.has("json") {
+      print(listing.json.serialized(pretty: true))
+    } else {
+      print(listing.table, terminator: "")
+    }
+    return ExitStatus.success
+  }
+}

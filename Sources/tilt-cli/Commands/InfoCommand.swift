@@ -1,0 +1,32 @@
+/// `tilt-cli info SOURCE`: what a device or a recording is.
+enum InfoCommand: Command {
+  static let name = "info"
+  static let overview = "Tell what a device or a recording is: kind, resolutions, clock."
+  static let usage = "info SOURCE [--json]"
+  static let help = """
+    ARGUMENTS:
+      SOURCE                  An evdev node (/dev/input/eventN), an evemu recording or a
+                              CSV log. A live device is also measured for one second:
+                              sample rate, interval jitter, dropped frames, clock wraps.
+
+    OPTIONS:
+      --json                  One JSON object instead of text.
+      --measure S             Seconds to measure a live device (default 1; 0 skips).
+    """
+  static let spec = CommandLineArguments.Spec(
+    options: ["measure"], flags: ["json"], maxPositionals: 1)
+
+  static func run(_ arguments: CommandLineArguments) throws -> Int32 {
+    guard let source = arguments.positionals.first else {
+      throw UsageError("missing SOURCE (an evdev node, an evemu recording or a CSV log)")
+    }
+    let seconds = try arguments.number("measure", in: 0...60) ?? 1
+    let report = try SourceReport.make(for: source, measureSeconds: seconds)
+    if arguments.has("json") {
+      print(report.json.serialized(pretty: true))
+    } else {
+      print(report.text, terminator: "")
+    }
+    return ExitStatus.success
+  }
+}

@@ -1,0 +1,32 @@
+import Attitude
+import TiltCard
+
+extension PipelineOptions {
+  /// The estimator and filter that `--fusion`, `--filter` and `--reference` ask for.
+  var motionConfiguration: MotionConfiguration {
+    var c = MotionConfiguration()
+    c.fusion = FusionMode(rawValue: fusion.rawValue)!
+    c.reference = ReferenceMode(rawValue: reference.rawValue)!
+    switch filter {
+    case .none: c.filter = .none
+    case .lowpass: c.filter = .lowpass(tau: tau)
+    case .oneeuro: c.filter = .oneEuro(minCutoff: minCutoff, beta: beta, derivativeCutoff: 1)
+    }
+    return c
+  }
+
+  /// The card that the pose, flip and lifecycle options describe.
+  var cardConfiguration: CardConfiguration {
+    var c = CardConfiguration()
+    c.gain = gain
+    c.maxTilt = maxTilt
+    c.perspective = perspective
+    c.width = cardWidth
+    c.height = cardHeight
+    c.flipStyle = flipStyle == .spring ? .spring : .twoPhase
+    c.reduceMotion = reduceMotion
+    c.flipTrigger = FlipTrigger(rawValue: flipOn.rawValue)!
+    c.idleStop = idleStop
+    return c
+  }
+}

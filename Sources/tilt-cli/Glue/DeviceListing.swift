@@ -1,0 +1,90 @@
+import Evdev
+
+/// The input devices with what each one is, for `tilt-cli devices`.
+struct DeviceListing {
+  struct Entry {
+    var device: DiscoveredDevice
+    var profile: DeviceProfile?
+  }
+
+  var entries: [Entry]
+  var directory: String
+
+  static func scan() -> DeviceListing {
+    let directory = DeviceChoice.inputDirectory
+    let entries = DeviceScanner.scan(directory: directory).map { device in
+      Entry(device: device, profile: device.info.map { DeviceProfile.classify($0) })
+    }
+    return DeviceListing(entries: entries, directory: directory)
+  }
+
+  /// What a person reads: one line a device, usable ones first.
+  var table: String {
+    guard !entries.isEmpty else {
+      return "No input devices in \(directory). A tablet or laptop accelerometer, a gamepad "
+        + "with motion sensors or a joystick shows up here once attached.\n"
+    }
+    let rows = entries.map { entry -> [String] in
+      let name = entry.device.info?.name ?? "?"
+      guard let profile = entry.profile else {
+        return [
+          entry.device.path, "-", name, entry.device.openError.map { "\($0)" } ?? "unreadable",
+        ]
+      }
+      var note = profile.kind == .unsupported ? profile.reason : profile.summary
+      if let buttons = entry.device.pairedButtonPath { note += "; buttons on \(buttons)" }
+      return [entry.device.path, profile.kind.rawValue, name, note]
+    }
+    let header = ["DEVICE", "KIND", "NAME", "NOTES"]
+    let widths = (0..<3).map { column in
+      ([header] + rows).map { $0[column].count }.max()!
+    }
+    func line(_ cells: [String]) -> String {
+      (0..<3).map { cells[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
+        .joined(separator: "  ") + "  " + cells[3] + "\n"
+    }
+    let usable = entries.filter { ($0.profile?.kind ?? .unsupported) != .unsupported }.count
+    return line(header) + rows.map(line).joined()
+      + "\n\(usable) of \(entries.count) devices can drive the card.\n"
+  }
+
+  var json: JSONValue {
+    .array(
+      entries.map { entry in
+        var members: [(String, JSONValue)] = [
+          ("path", .string(entry.device.path)),
+          ("name", JSONValue(entry.device.info?.name)),
+          ("kind", JSONValue(entry.profile?.kind.rawValue)),
+        ]
+        if let profile = entry.profile {
+          members += profile.jsonMembers
+        }
+        members.append(("pairedButtons", JSONValue(entry.device.pairedButtonPath)))
+        members.append(("error", JSONValue(entry.device.openError.map { "\($0)" })))
+        return .object(members)
+      })
+  }
+}
+
+extension DeviceProfile {
+  /// One line on what the card will use: resolutions and clock.
+  var summary: String {
+    var parts: [String] = []
+    if let r = accelResolution { parts.append("accel \(r.compact) units/g") }
+    if let r = gyroResolution { parts.append("gyro \(r.compact) units/(deg/s)") }
+    parts.append(timestamps == .msc ? "MSC_TIMESTAMP clock" : "event clock")
+    if let quirk { parts.append(quirk) }
+    return parts.joined(separator: ", ")
+  }
+
+  /// The keys of SPEC §3's `info --json`.
+  var jsonMembers: [(String, JSONValue)] {
+    [
+      ("accelResolution", JSONValue(accelResolution)),
+      ("gyroResolution", JSONValue(gyroResolution)),
+      ("timestamps", .string(timestamps.rawValue)),
+      ("quirk", JSONValue(quirk)),
+      ("reason", .string(reason)),
+    ]
+  }
+}

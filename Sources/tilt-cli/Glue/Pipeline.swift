@@ -1,0 +1,129 @@
+import Attitude
+import Glibc
+import TiltCard
+
+/// The chain after the source: estimator and filter, then the card, then the sink.
+/// Every step takes the source's time; nothing here reads a clock.
+final class Pipeline {
+  let manager: MotionManager
+  private(set) var session: CardSession
+  let sink: FrameSink
+  let options: PipelineOptions
+
+  init(options: PipelineOptions, hasGyroscope: Bool, title: String = "tilt") throws {
+    self.options = options
+    manager = MotionManager(configuration: options.motionConfiguration, hasGyroscope: hasGyroscope)
+    let card = options.cardConfiguration
+    session = CardSession(configuration: card, rate: options.rate, everySample: options.everySample)
+    sink = try options.makeSink(card: card, title: title)
+    manager.startDeviceMotionUpdates { _ in }
+  }
+
+  /// Takes one step of the source: its buttons, then its motion.
+  func take(_ item: SourceItem) throws {
+    var frames: [CardFrame] = []
+    for code in item.pressedButtons {
+      frames += session.buttonPressed(code: code, at: item.time)
+    }
+    if let sample = item.motion, let motion = manager.process(sample) {
+      frames += session.receive(motion)
+    }
+    try show(frames)
+  }
+
+  /// The display frames due up to `time` with no new input.
+  func advance(to time: Double) throws {
+    try show(session.frames(upTo: time))
+  }
+
+  /// A key of the terminal view, at `time`; returns false for quit.
+  func press(_ key: TerminalKey, at time: Double) throws -> Bool {
+    guard let command = key.sessionCommand else { return false }
+    if key == .recenter { manager.recenter() }
+    try show(session.perform(command, at: time))
+    return true
+  }
+
+  /// The rest of any animation, then the end of the output.
+  func finish() throws {
+    try show(session.finish())
+    try sink.finish()
+  }
+
+  private func show(_ frames: [CardFrame]) throws {
+    guard !frames.isEmpty else { return }
+    try sink.show(frames)
+    syncManagerWithSession()
+  }
+
+  /// Motion updates follow the card's lifecycle: stopped while the card is.
+  private func syncManagerWithSession() {
+    if session.state == .stopped, manager.isDeviceMotionActive {
+      manager.stopDeviceMotionUpdates()
+    } else if session.state == .active, !manager.isDeviceMotionActive {
+      manager.startDeviceMotionUpdates { _ in }
+    }
+  }
+
+  /// Replays `source`: at `speed` times real time, or as fast as it goes with `nil`.
+  /// The frames are the same at any speed: they run on the recording's clock.
+  func replay(_ source: any MotionSource, speed: Double?, sourceName: String) throws {
+    var source = source
+    let keys = sink is TerminalSink ? STDIN_FILENO : nil
+    let signals = speed == nil ? nil : try SignalPipe()
+    let start = monotonicSeconds()
+    var now = 0.0
+    do {
+      while let item = try source.next() {
+        if let speed, let signals {
+          guard
+            try wait(
+              until: start + item.time / speed, signals: signals, keys: keys, speed: speed,
+              start: start, now: &now)
+          else { break }
+        }
+        now = max(now, item.time)
+        try take(item)
+      }
+    } catch let error as Failure {
+      try? sink.finish()
+      throw error
+    } catch {
+      try? sink.finish()
+      throw Failure("\(error)")
+    }
+    try finish()
+  }
+
+  /// Sleeps until the wall clock reaches `deadline`, handling keys and signals
+  /// meanwhile; false when the person asked to quit.
+  private func wait(
+    until deadline: Double, signals: SignalPipe, keys: Int32?, speed: Double, start: Double,
+    now: inout Double
+  ) throws -> Bool {
+    while case let left = deadline - monotonicSeconds(), left > 0 {
+      let watched = [signals.fileDescriptor] + (keys.map { [$0] } ?? [])
+      let ready = try Poller.wait(for: watched, timeout: left)
+      if ready.contains(signals.fileDescriptor) {
+        for signal in signals.drain() {
+          if signal == SIGWINCH { try sink.redraw() } else { return false }
+        }
+      }
+      if let keys, ready.contains(keys) {
+        let sourceTime = max(now, (monotonicSeconds() - start) * speed)
+        for byte in readAvailable(keys) {
+          guard let key = TerminalKey(byte: byte) else { continue }
+          guard try press(key, at: sourceTime) else { return false }
+        }
+      }
+    }
+    return true
+  }
+}
+
+/// The bytes waiting on `fd` (a terminal in raw mode).
+func readAvailable(_ fd: Int32) -> [UInt8] {
+  var buffer = [UInt8](repeating: 0, count: 64)
+  let n = read(fd, &buffer, buffer.count)
+  return n > 0 ? Array(buffer[..<n]) : []
+}

@@ -1,0 +1,104 @@
+/// The options that `live` and `replay` share (SPEC §3), checked and typed.
+struct PipelineOptions {
+  enum Format: String, CaseIterable { case jsonl, tty, html }
+  enum Filter: String, CaseIterable { case none, lowpass, oneeuro }
+  enum Fusion: String, CaseIterable { case auto, accel, gyro }
+  enum Reference: String, CaseIterable { case start, none }
+  enum FlipOn: String, CaseIterable { case button, turnover, none }
+  enum FlipStyle: String, CaseIterable {
+    case spring
+    case twoPhase = "two-phase"
+  }
+
+  /// `nil`: `tty` on a terminal, else `jsonl`.
+  var format: Format?
+  var output: String?
+  var everySample = false
+  var rate = 60.0
+  var filter = Filter.lowpass
+  var tau = 0.103
+  var minCutoff = 1.0
+  var beta = 0.007
+  var fusion = Fusion.auto
+  var reference = Reference.start
+  var gain = 20.0
+  var maxTilt = 30.0
+  var perspective = 0.5
+  var mountMatrix: String?
+  var flipOn = FlipOn.button
+  var flipStyle = FlipStyle.spring
+  var reduceMotion = false
+  var idleStop: Double?
+  var cardWidth = 340.0
+  var cardHeight = 220.0
+  var stickRange = 45.0
+
+  static let valueOptions: Set<String> = [
+    "format", "output", "rate", "filter", "tau", "min-cutoff", "beta", "fusion", "reference",
+    "gain", "max-tilt", "perspective", "mount-matrix", "flip-on", "flip-style", "idle-stop",
+    "card-size", "stick-range",
+  ]
+  static let flagOptions: Set<String> = ["every-sample", "reduce-motion"]
+
+  static let help = """
+      --format jsonl|tty|html Output: frames as JSON lines, a live terminal view, or one
+                              HTML page (default: tty on a terminal, else jsonl).
+      -o, --output FILE       Write the output to FILE instead of standard output.
+      --every-sample          One frame per input sample instead of one per display frame.
+      --rate HZ               Display frames per second (default 60).
+      --filter none|lowpass|oneeuro
+                              Smoothing of the attitude (default lowpass).
+      --tau S                 Low-pass time constant in seconds (default 0.103).
+      --min-cutoff HZ         One Euro minimum cutoff frequency (default 1.0).
+      --beta B                One Euro speed coefficient (default 0.007).
+      --fusion auto|accel|gyro
+                              Accelerometer only, or gyroscope fusion (auto: fusion when
+                              the source has a gyroscope).
+      --reference start|none  Attitude relative to the start (default), or absolute.
+      --gain DEG_PER_RAD      Card rotation per radian of tilt (default 20).
+      --max-tilt DEG          Largest card rotation about each axis (default 30).
+      --perspective P         Perspective strength, 0 to 1 (default 0.5).
+      --mount-matrix "a,b,c; d,e,f; g,h,i"
+                              Device-to-card axes, in udev's ACCEL_MOUNT_MATRIX syntax.
+      --flip-on button|turnover|none
+                              What flips the card (default button).
+      --flip-style spring|two-phase
+                              The flip animation (default spring).
+      --reduce-motion         No tilt, no flip animation; motion-only devices stay closed.
+      --idle-stop S           Stop motion updates after S seconds at rest; a button or
+                              key starts them again.
+      --card-size WxH         Card size in points (default 340x220).
+      --stick-range DEG       Tilt of a joystick at full deflection (default 45).
+    """
+
+  init(_ a: CommandLineArguments) throws(UsageError) {
+    format = try a.choice("format", as: Format.self)
+    output = a.string("output")
+    everySample = a.has("every-sample")
+    reduceMotion = a.has("reduce-motion")
+    rate = try a.number("rate", in: 1...1000) ?? rate
+    filter = try a.choice("filter", as: Filter.self) ?? filter
+    tau = try a.number("tau", in: 0.000_001...100) ?? tau
+    minCutoff = try a.number("min-cutoff", in: 0.000_001...1000) ?? minCutoff
+    beta = try a.number("beta", in: 0...1000) ?? beta
+    fusion = try a.choice("fusion", as: Fusion.self) ?? fusion
+    reference = try a.choice("reference", as: Reference.self) ?? reference
+    gain = try a.number("gain", in: -1000...1000) ?? gain
+    maxTilt = try a.number("max-tilt", in: 0...89) ?? maxTilt
+    perspective = try a.number("perspective", in: 0...1) ?? perspective
+    mountMatrix = a.string("mount-matrix")
+    flipOn = try a.choice("flip-on", as: FlipOn.self) ?? flipOn
+    flipStyle = try a.choice("flip-style", as: FlipStyle.self) ?? flipStyle
+    idleStop = try a.number("idle-stop", in: 0.001...86_400)
+    stickRange = try a.number("stick-range", in: 1...90) ?? stickRange
+    if let size = a.string("card-size") {
+      let parts = size.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+      guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
+        w.isFinite, h.isFinite, w > 0, h > 0, w <= 10_000, h <= 10_000
+      else {
+        throw UsageError("'--card-size' needs WIDTHxHEIGHT in points, like 340x220, not '\(size)'")
+      }
+      (cardWidth, cardHeight) = (w, h)
+    }
+  }
+}

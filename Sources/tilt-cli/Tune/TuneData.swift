@@ -1,0 +1,60 @@
+import Attitude
+import Evdev
+import Foundation
+
+/// A recording held in memory for tuning: its samples, and the true
+/// inclination where the file carries ground truth (BROAD's `opt_q…` columns).
+struct TuneData {
+  var samples: [MotionSample]
+  var hasGyroscope: Bool
+  /// The true up-vector in card coordinates per sample; `nil` where unknown.
+  var truthUp: [Vector3?]?
+  /// The file's own rest marks (BROAD's `movement` = 0); `nil` without them.
+  var fileRest: [Bool]?
+
+  static func load(path: String, options: PipelineOptions) throws -> TuneData {
+    var source = try RecordingSource.open(path: path, options: options)
+    var data = TuneData(samples: [], hasGyroscope: source.hasGyroscope)
+    if let csv = source as? CSVSource, csv.reader.hasGroundTruth {
+      var truth: [Vector3?] = []
+      var rest: [Bool] = []
+      while let record = try csv.reader.nextSample() {
+        data.samples.append(
+          MotionSample(
+            time: record.time, acceleration: record.acceleration.vector,
+            rotationRate: record.rotationRate?.vector))
+        truth.append(record.groundTruth.flatMap(TuneData.upVector))
+        rest.append(record.movement.map { $0 == 0 } ?? false)
+      }
+      data.truthUp = truth
+      data.fileRest = rest
+    } else {
+      while let item = try source.next() {
+        if let sample = item.motion { data.samples.append(sample) }
+      }
+    }
+    guard data.samples.count >= 10 else {
+      throw Failure(
+        "\(path): only \(data.samples.count) motion samples; tuning needs a longer recording")
+    }
+    return data
+  }
+
+  /// The vertical in sensor coordinates: the third row of the sensor-to-earth rotation.
+  static func upVector(_ q: SIMD4<Double>) -> Vector3? {
+    guard q.x.isFinite, q.y.isFinite, q.z.isFinite, q.w.isFinite else { return nil }
+    let m = Quaternion(w: q[0], x: q[1], y: q[2], z: q[3]).normalized.rotationMatrix
+    return Vector3(m.m31, m.m32, m.m33)
+  }
+}
+
+/// Pitch and roll in degrees of an up-vector (SPEC §1).
+struct Inclination {
+  var pitch: Double
+  var roll: Double
+
+  init(up f: Vector3) {
+    pitch = atan2(f.y, (f.x * f.x + f.z * f.z).squareRoot()) * 180 / .pi
+    roll = atan2(-f.x, f.z) * 180 / .pi
+  }
+}

@@ -1,0 +1,67 @@
+import Attitude
+
+/// The settings `tune` tries: a grid over each filter, or the One Euro paper's
+/// procedure (Casiez et al. 2012: with β = 0 lower the minimum cutoff until the
+/// card is steady at rest, then raise β until it is quick in motion).
+enum TuneSearch: String, CaseIterable {
+  case grid
+  case oneeuro
+
+  /// Jitter the procedure accepts at rest, degrees.
+  static let steadyJitter = SettingScore.jitterScale
+  /// Lag the procedure accepts in motion, milliseconds.
+  static let quickLag = SettingScore.lagScale
+
+  static let gridSettings: [FilterSetting] =
+    [FilterSetting(filter: .none)]
+    + [0.01, 0.02, 0.05, 0.103, 0.2, 0.4].map { FilterSetting(filter: .lowpass(tau: $0)) }
+    + [0.1, 0.3, 1, 3].flatMap { minCutoff in
+      [0, 0.001, 0.01, 0.1, 1].map {
+        FilterSetting(filter: .oneEuro(minCutoff: minCutoff, beta: $0, derivativeCutoff: 1))
+      }
+    }
+
+  /// Scores every setting tried, in the order tried.
+  func run(_ scorer: FilterScorer, progress: (Int, Int) -> Void) -> [SettingScore] {
+    switch self {
+    case .grid:
+      var scores: [SettingScore] = []
+      for (i, setting) in TuneSearch.gridSettings.enumerated() {
+        progress(i, TuneSearch.gridSettings.count)
+        scores.append(scorer.score(setting))
+      }
+      progress(TuneSearch.gridSettings.count, TuneSearch.gridSettings.count)
+      return scores
+    case .oneeuro:
+      return oneEuroProcedure(scorer, progress: progress)
+    }
+  }
+
+  private func oneEuroProcedure(_ scorer: FilterScorer, progress: (Int, Int) -> Void)
+    -> [SettingScore]
+  {
+    let budget = 40
+    var scores: [SettingScore] = []
+    func tryIt(_ minCutoff: Double, _ beta: Double) -> SettingScore {
+      progress(scores.count, budget)
+      let s = scorer.score(
+        FilterSetting(filter: .oneEuro(minCutoff: minCutoff, beta: beta, derivativeCutoff: 1)))
+      scores.append(s)
+      return s
+    }
+    var minCutoff = 10.0
+    while tryIt(minCutoff, 0).jitter > TuneSearch.steadyJitter, minCutoff > 0.01,
+      scores.count < budget / 2
+    {
+      minCutoff *= 0.6
+    }
+    var beta = 0.0001
+    while scores.count < budget {
+      let s = tryIt(minCutoff, beta)
+      if s.lag <= TuneSearch.quickLag || s.jitter > 2 * TuneSearch.steadyJitter { break }
+      beta *= 2.5
+    }
+    progress(budget, budget)
+    return scores
+  }
+}

@@ -1,5 +1,0 @@
-import Testing
-
-@Suite struct CLIBuildsTests {
-  @Test func placeholder() { #expect(Bool(true)) }
-}

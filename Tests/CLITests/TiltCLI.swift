@@ -1,0 +1,68 @@
+import Foundation
+
+/// Runs the built `tilt-cli` binary and captures what it prints.
+enum TiltCLI {
+  struct Result {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+  }
+
+  /// The package root, found from this file's path.
+  static let packageRoot = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// `../shared/data` beside the package, where the third-party data lives.
+  static let sharedData = packageRoot.deletingLastPathComponent().appendingPathComponent(
+    "shared/data")
+
+  static var hasSharedData: Bool {
+    FileManager.default.fileExists(atPath: sharedData.appendingPathComponent("README.md").path)
+  }
+
+  /// The binary beside the test bundle (the same build directory).
+  static let binary: URL = {
+    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<4 {
+      let candidate = dir.appendingPathComponent("tilt-cli")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+      dir = dir.deletingLastPathComponent()
+    }
+    return packageRoot.appendingPathComponent(".build/debug/tilt-cli")
+  }()
+
+  static func run(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws
+    -> Result
+  {
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    process.currentDirectoryURL = directory ?? packageRoot
+    var environment = ProcessInfo.processInfo.environment
+    environment["TILT_INPUT_DIR"] = environment["TILT_INPUT_DIR"] ?? "/nonexistent-input-dir"
+    process.environment = environment
+    let out = Pipe()
+    let err = Pipe()
+    let input = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try input.fileHandleForWriting.close()
+    var outData = Data()
+    var errData = Data()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+      outData = out.fileHandleForReading.readDataToEndOfFile()
+      group.leave()
+    }
+    errData = err.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    process.waitUntilExit()
+    return Result(
+      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+      stderr: String(decoding: errData, as: UTF8.self))
+  }
+}

@@ -1,0 +1,71 @@
+import Attitude
+import Foundation
+
+@testable import TiltCard
+
+/// Paths and helpers shared by the TiltCard tests.
+enum TestSupport {
+  /// The package root, found from this file's path.
+  static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  /// `../shared/data` relative to the package root, or nil with a message when absent.
+  static func sharedData(_ relative: String) -> URL? {
+    let url = packageRoot.appendingPathComponent("../shared/data/" + relative).standardized
+    guard FileManager.default.fileExists(atPath: url.path) else {
+      print("skipped: ../shared/data/\(relative) is absent")
+      return nil
+    }
+    return url
+  }
+
+  /// Motion with this tilt (radians) at `time`.
+  static func motion(at time: Double, pitch: Double = 0, roll: Double = 0) -> DeviceMotion {
+    let attitude = Attitude(pitch: pitch, roll: roll, yaw: 0)
+    let down = attitude.quaternion.conjugate.rotate(Vector3(0, 0, -1))
+    return DeviceMotion(
+      timestamp: time, attitude: attitude, gravity: down, userAcceleration: .zero,
+      rotationRate: Vector3(0, 0, 0))
+  }
+
+  static func degrees(_ radians: Double) -> Double { radians * 180 / .pi }
+  static func radians(_ degrees: Double) -> Double { degrees * .pi / 180 }
+
+  /// The path of python3, or nil with a message.
+  static func python3() -> String? {
+    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+      let path = "\(dir)/python3"
+      if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    print("skipped: python3 is not on PATH")
+    return nil
+  }
+
+  /// Runs a program, returns its exit status and standard output (empty
+  /// without `capture`, for programs that leave a daemon holding the pipe).
+  static func run(
+    _ executable: String, _ arguments: [String], stdin: Data? = nil, capture: Bool = true
+  ) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let out = Pipe()
+    if capture {
+      process.standardOutput = out
+      process.standardError = out
+    } else {
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+    }
+    let input = Pipe()
+    if stdin != nil { process.standardInput = input }
+    try process.run()
+    if let stdin {
+      input.fileHandleForWriting.write(stdin)
+      try input.fileHandleForWriting.close()
+    }
+    let data = capture ? out.fileHandleForReading.readDataToEndOfFile() : Data()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+}
