@@ -282,7 +282,7 @@ import Testing
   /// error at the exact line.
   @Test func aLongRecordingStreamsInFlatMemoryToItsError() throws {
     let path = TestData.scratchDirectory() + "/long.evemu"
-    FileManager.default.createFile(atPath: path, contents: Data(Self.evemuHeader.utf8))
+    _ = FileManager.default.createFile(atPath: path, contents: Data(Self.evemuHeader.utf8))
     let handle = try #require(FileHandle(forWritingAtPath: path))
     handle.seekToEndOfFile()
     let frame = "E: 12.345678 0003 0000 -12345\nE: 12.345678 0000 0000 0000\n"
