@@ -1,3 +1,5 @@
+import Evdev
+
 /// libFuzzer target: any bytes as a CSV IMU log. The reader must read every
 /// row or throw a `RecordingError` that names the file; the rows it does give
 /// must have finite, non-decreasing times from 0 and a finite acceleration.

@@ -1,3 +1,5 @@
+import Evdev
+
 /// libFuzzer target: any bytes as an evemu recording. The reader must read
 /// every frame or throw a `RecordingError` that names the file; it must never
 /// trap, hang or read out of bounds. A device it classifies as a motion device

@@ -1,3 +1,5 @@
+import Evdev
+
 /// libFuzzer target: any bytes as an `ACCEL_MOUNT_MATRIX` value. Parsing must
 /// give a matrix or a `MountMatrixError`; a matrix must be finite and read back
 /// the same from its own description.
