@@ -139,6 +139,17 @@ import Testing
     return path
   }
 
+  /// Removes what `path(of:)` made for `row`.
+  static func remove(_ path: String, of row: Row) {
+    switch row.source {
+    case .devZero: return
+    case .directory: try? FileManager.default.removeItem(atPath: path)
+    default:
+      try? FileManager.default.removeItem(
+        at: URL(fileURLWithPath: path).deletingLastPathComponent())
+    }
+  }
+
   /// Exit 1 and one line on stderr: `tilt-cli COMMAND: PATH:LINE: message`.
   static func expectClearFailure(
     _ result: TiltCLI.Result, command: String, path: String, row: Row
@@ -158,6 +169,7 @@ import Testing
   @Test(arguments: rows)
   func replayExitsOneNamingFileAndLine(_ row: Row) throws {
     let path = try Self.path(of: row)
+    defer { Self.remove(path, of: row) }
     let result = try TiltCLI.run(["replay", path, "--format", "jsonl"])
     Self.expectClearFailure(result, command: "replay", path: path, row: row)
   }
@@ -165,6 +177,7 @@ import Testing
   @Test(arguments: rows)
   func infoExitsOneNamingFileAndLine(_ row: Row) throws {
     let path = try Self.path(of: row)
+    defer { Self.remove(path, of: row) }
     let result = try TiltCLI.run(["info", path])
     Self.expectClearFailure(result, command: "info", path: path, row: row)
     #expect(result.stdout.isEmpty)
