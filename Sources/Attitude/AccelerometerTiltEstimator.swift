@@ -1,9 +1,12 @@
-import Foundation
-
 /// Inclination from the accelerometer alone: gravity is the low-passed
-/// direction of the specific force, with a time constant that grows with
-/// the reading's distance from 1 g, so shakes and taps move it less than
-/// turns do.
+/// direction of the specific force.
+///
+/// The time constant is short (``FusionParameters/tiltTimeConstant``) so
+/// turns are followed without lag, and grows while the card is shaken or
+/// tapped: by the factor `1 + d/scale²`, where `d` is the mean square of the
+/// readings' distance from 1 g over ``FusionParameters/tiltDisturbanceTimeConstant``
+/// and the scale is ``FusionParameters/tiltDisturbanceScale``, up to
+/// ``FusionParameters/tiltMaximumTimeConstant``.
 ///
 /// Yaw is unobservable; each step turns the previous orientation by the
 /// smallest rotation that matches the new up vector, so yaw does not jump.
@@ -12,22 +15,28 @@ public struct AccelerometerTiltEstimator: AttitudeEstimator, Sendable {
 
   /// The estimated world up vector (unit), card frame.
   public private(set) var up = Vector3(0, 0, 1)
-  var orientationState = Quaternion.identity
+  /// The current orientation, card → world.
+  public private(set) var orientation = Quaternion.identity
   var hasInclination = false
   var timeStep: TimeStep
+  let disturbanceFactor: SmoothingFactor
+  let inverseDisturbanceScale2: Double
+  /// Mean square distance of the readings from 1 g, g².
+  var disturbance = 0.0
 
   public init(parameters: FusionParameters = .init()) {
     self.parameters = parameters
     timeStep = TimeStep(maximumStep: parameters.maximumStep)
+    disturbanceFactor = SmoothingFactor(timeConstant: parameters.tiltDisturbanceTimeConstant)
+    inverseDisturbanceScale2 =
+      1 / (parameters.tiltDisturbanceScale * parameters.tiltDisturbanceScale)
   }
-
-  /// The current orientation, card → world.
-  public var orientation: Quaternion { orientationState }
 
   public mutating func reset() {
     up = Vector3(0, 0, 1)
-    orientationState = .identity
+    orientation = .identity
     hasInclination = false
+    disturbance = 0
     timeStep.reset()
   }
 
@@ -36,32 +45,29 @@ public struct AccelerometerTiltEstimator: AttitudeEstimator, Sendable {
     let step = timeStep.advance(to: sample.time)
     let a = sample.acceleration
     let magnitude = a.length
-    let range = parameters.usableAccelerationRange
-    if range.contains(magnitude) {
+    if case .interval(let dt) = step {
+      // Unusable readings (a hard knock) count as disturbance too.
+      let deviation = min(magnitude - 1, 10)
+      disturbance += disturbanceFactor.alpha(for: dt) * (deviation * deviation - disturbance)
+    }
+    if parameters.usableAccelerationRange.contains(magnitude) {
       let measured = a / magnitude
-      let newUp: Vector3
-      switch step {
-      case .first, .gap:
-        newUp = measured
-      case .interval(let dt):
-        if hasInclination {
-          let tau =
-            parameters.tiltTimeConstant + parameters.tiltMagnitudeGain * abs(magnitude - 1)
-          let alpha = SmoothingFactor.alpha(interval: dt, timeConstant: tau)
-          newUp = (up + alpha * (measured - up)).normalized ?? measured
-        } else {
-          newUp = measured
-        }
+      var newUp = measured
+      if hasInclination, case .interval(let dt) = step {
+        let tau = min(
+          parameters.tiltTimeConstant * (1 + disturbance * inverseDisturbanceScale2),
+          parameters.tiltMaximumTimeConstant)
+        let alpha = SmoothingFactor.alpha(interval: dt, timeConstant: tau)
+        newUp = (up + alpha * (measured - up)).normalized ?? measured
       }
       if hasInclination {
-        orientationState =
-          (orientationState * Quaternion(rotating: newUp, onto: up)).normalized
+        orientation = (orientation * Quaternion(rotating: newUp, onto: up)).normalized
       } else {
-        orientationState = Quaternion(rotating: newUp, onto: Vector3(0, 0, 1))
+        orientation = Quaternion(rotating: newUp, onto: Vector3(0, 0, 1))
         hasInclination = true
       }
       up = newUp
     }
-    return AttitudeEstimate(orientation: orientationState, rotationRate: sample.rotationRate)
+    return AttitudeEstimate(orientation: orientation, rotationRate: sample.rotationRate)
   }
 }

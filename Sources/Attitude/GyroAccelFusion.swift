@@ -17,7 +17,7 @@
 /// - The accelerometer part runs once per
 ///   ``FusionParameters/correctionInterval`` on the mean of the readings
 ///   since the last run (the gyroscope is integrated at every sample): a
-///   3 s low-pass loses nothing to a 20 ms block, and the update costs half.
+///   5 s low-pass loses nothing to a 20 ms block, and the update costs half.
 /// - `inclinationCorrection` turns the almost-inertial frame so that the
 ///   low-passed acceleration points up; the corrections it takes while the
 ///   card moves reveal the gyroscope bias perpendicular to gravity, which is
@@ -56,13 +56,17 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     /// Sum of the squared distances of their magnitudes from 1 g, g².
     var deviation2 = 0.0
     var count = 0
-    /// Seconds since the last correction.
+    /// Seconds of usable readings since the last correction.
     var duration = 0.0
 
-    mutating func add(_ inertial: Vector3, deviation2 d: Double) {
+    /// Adds a usable reading that came `dt` seconds after the previous
+    /// sample. Only usable readings add time: a reading after a free fall
+    /// does not get the weight of the fall.
+    mutating func add(_ inertial: Vector3, deviation2 d: Double, interval dt: Double) {
       inertialSum += inertial
       deviation2 += d
       count += 1
+      duration += dt
     }
   }
   var block = CorrectionBlock()
@@ -148,7 +152,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       let inertial = gyroOrientation.rotate(acceleration)
       if hasInclination {
         let deviation = magnitude2.squareRoot() - 1
-        block.add(inertial, deviation2: deviation * deviation)
+        block.add(inertial, deviation2: deviation * deviation, interval: dt)
       } else {
         prefilteredAcceleration = inertial
         filteredAcceleration = inertial
@@ -157,7 +161,6 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
         block = CorrectionBlock()
       }
     }
-    block.duration += dt
     if block.count > 0 && block.duration >= parameters.correctionInterval {
       applyCorrection(learnBias: sample.rotationRate != nil && !isAtRest)
     }

@@ -28,12 +28,18 @@ public enum DeviceScanner {
   /// event10), each opened, described and closed again, with motion nodes paired
   /// to their button nodes (`pairButtonNodes`). A missing or unreadable directory
   /// gives an empty list.
-  public static func scan(directory: String = "/dev/input") -> [DiscoveredDevice] {
+  ///
+  /// `known` gives the info of nodes the caller holds open already: they are
+  /// not opened again (a second open would let their events pile up unread).
+  public static func scan(directory: String = "/dev/input", known: [String: DeviceInfo] = [:])
+    -> [DiscoveredDevice]
+  {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
     let nodes = names.compactMap { name in eventNumber(name).map { (name: name, number: $0) } }
       .sorted { $0.number < $1.number }
     var devices = nodes.map { node -> DiscoveredDevice in
       let path = directory.hasSuffix("/") ? directory + node.name : directory + "/" + node.name
+      if let info = known[path] { return DiscoveredDevice(path: path, info: info, openError: nil) }
       do throws(DeviceError) {
         let device = try LiveDevice(path: path)
         defer { device.close() }

@@ -87,7 +87,9 @@ import Testing
     let worst = outputs.map {
       inclinationError($0.attitude.quaternion, outputs[0].attitude.quaternion)
     }.max()!
-    #expect(worst < 5)
+    // The accelerometer alone cannot tell 50 ms of a 4 g push from a turn:
+    // it follows a little of it, then recovers.
+    #expect(worst < (mode == .accel ? 10 : 3))
   }
 
   @Test(arguments: modes)

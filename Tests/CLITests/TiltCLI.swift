@@ -34,8 +34,15 @@ enum TiltCLI {
   static func run(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws
     -> Result
   {
+    try runTool(binary.path, arguments, stdin: stdin, in: directory)
+  }
+
+  /// Runs any program the same way.
+  static func runTool(
+    _ path: String, _ arguments: [String], stdin: String? = nil, in directory: URL? = nil
+  ) throws -> Result {
     let process = Process()
-    process.executableURL = binary
+    process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
     process.currentDirectoryURL = directory ?? packageRoot
     var environment = ProcessInfo.processInfo.environment

@@ -10,7 +10,9 @@ extension PipelineOptions {
     switch filter {
     case .none: c.filter = .none
     case .lowpass: c.filter = .lowpass(tau: tau)
-    case .oneeuro: c.filter = .oneEuro(minCutoff: minCutoff, beta: beta, derivativeCutoff: 1)
+    case .oneeuro:
+      c.filter = .oneEuro(
+        minCutoff: minCutoff, beta: beta, derivativeCutoff: Self.oneEuro.derivativeCutoff)
     }
     return c
   }

@@ -20,34 +20,41 @@ final class LiveSession {
   private let keys: Int32?
   private var clock = LiveClock()
   private var vanishWatch: DeviceWatch?
+  /// Frames read while setting up, taken before the first poll.
+  private var pendingFrames: [Frame] = []
 
   init(options: PipelineOptions, devicePath: String, wait: Bool) throws {
     self.options = options
     self.wait = wait
     motionPath = devicePath
+    signals = try SignalPipe()
+    let directory = DeviceChoice.inputDirectory
     let device = try LiveDevice(path: devicePath)
+    // The kernel queues 64 events or so for a reader (a few milliseconds of a
+    // fast IMU): read what arrives while setting up, so none is dropped.
+    var early = try device.readFrames()
     motionInfo = device.info
     profile = try DeviceSetup.profile(
       for: device.info, options: options, device: devicePath,
       udevMatrix: UdevProperties.accelMountMatrix(forDevicePath: devicePath))
     decoder = SampleDecoder(profile: profile, stickRange: options.stickRange)
-    buttonPath = LiveSession.pairedButtons(of: devicePath, directory: DeviceChoice.inputDirectory)
-    signals = try SignalPipe()
+    early += try device.readFrames()
+    buttonPath =
+      DeviceScanner.scan(directory: directory, known: [devicePath: device.info])
+      .first { $0.path == devicePath }?.pairedButtonPath
+    early += try device.readFrames()
     pipeline = try Pipeline(
       options: options, hasGyroscope: profile.gyroAxes != nil, title: device.info.name)
     keys = pipeline.sink is TerminalSink ? STDIN_FILENO : nil
+    early += try device.readFrames()
     // Under reduce motion a node that only reports motion stays closed.
     if options.reduceMotion && profile.buttons.isEmpty {
       device.close()
     } else {
       motion = device
+      pendingFrames = early
     }
     if let buttonPath { buttons = try? LiveDevice(path: buttonPath) }
-  }
-
-  /// The button node paired with `path`, as the scanner pairs them.
-  static func pairedButtons(of path: String, directory: String) -> String? {
-    DeviceScanner.scan(directory: directory).first { $0.path == path }?.pairedButtonPath
   }
 
   func run() throws -> Int32 {
@@ -63,6 +70,8 @@ final class LiveSession {
   }
 
   private func loop() throws -> Int32 {
+    try take(pendingFrames)
+    pendingFrames = []
     while true {
       var watched = [signals.fileDescriptor]
       if let fd = motion?.fileDescriptor { watched.append(fd) }
@@ -92,52 +101,63 @@ final class LiveSession {
       if let watch = vanishWatch, ready.contains(watch.fileDescriptor) {
         try reconnect(watch)
       }
-      try pipeline.advance(to: clock.now())
+      if ready.isEmpty {
+        // A display frame or the idle stop is due, and the device is silent.
+        try pipeline.advance(to: clock.now())
+      }
       try flush()
       try followLifecycle()
     }
   }
 
-  /// Reads what the motion node has; a status when the loop must end.
-  private func readMotion(_ device: LiveDevice) throws -> Int32? {
-    let frames: [Frame]
+  /// What `device` has; `nil` when it went away (it is closed then).
+  private func read(_ device: LiveDevice) throws -> [Frame]? {
     do {
-      frames = try device.readFrames()
+      return try device.readFrames()
     } catch let error {
       guard case .vanished = error else { throw error }
       device.close()
-      motion = nil
-      guard wait else {
-        StandardError.write(
-          "tilt-cli live: \(motionPath) went away (unplugged?); run with --wait to wait for it to come back.\n"
-        )
-        return ExitStatus.failure
-      }
-      StandardError.write("tilt-cli live: \(motionPath) went away; waiting for it to come back.\n")
-      vanishWatch = try DeviceWatch(directory: DeviceChoice.inputDirectory)
       return nil
     }
-    for frame in frames where !frame.isResync {
+  }
+
+  /// Reads what the motion node has; a status when the loop must end.
+  private func readMotion(_ device: LiveDevice) throws -> Int32? {
+    if let frames = try read(device) {
+      try take(frames)
+      return nil
+    }
+    motion = nil
+    guard wait else {
+      StandardError.write(
+        "tilt-cli live: \(motionPath) went away (unplugged?); run with --wait to wait for it to come back.\n"
+      )
+      return ExitStatus.failure
+    }
+    StandardError.write("tilt-cli live: \(motionPath) went away; waiting for it to come back.\n")
+    vanishWatch = try DeviceWatch(directory: DeviceChoice.inputDirectory)
+    return nil
+  }
+
+  /// Motion frames into the pipeline. A resync frame is the device's state
+  /// after SYN_DROPPED: after an overflow it is all there is of the final
+  /// position, so it is a sample too.
+  private func take(_ frames: [Frame]) throws {
+    for frame in frames {
       guard let sample = decoder.decode(frame) else { continue }
       var item = sample.item
       item.time = clock.sourceTime(forSample: item.time)
       try pipeline.take(item)
     }
-    return nil
   }
 
   private func readButtons(_ device: LiveDevice) throws {
-    let frames: [Frame]
-    do {
-      frames = try device.readFrames()
-    } catch let error {
-      guard case .vanished = error else { throw error }
-      device.close()
+    guard let frames = try read(device) else {
       buttons = nil
       return
     }
     let now = clock.now()
-    for frame in frames where !frame.isResync {
+    for frame in frames {
       let pressed = frame.events.filter { $0.type == EventType.key && $0.value == 1 }.map(\.code)
       if !pressed.isEmpty {
         try pipeline.take(SourceItem(time: now, motion: nil, pressedButtons: pressed))
@@ -178,46 +198,42 @@ final class LiveSession {
   }
 }
 
-/// The live loop's time: the source's sample clock (as in a replay of the same
-/// events), carried on by the monotonic clock between samples so that display
-/// frames keep their pace when the device is silent.
+/// The live loop's time: the source's sample clock, so that live frames are
+/// what a replay of the same events gives, carried on by the monotonic clock
+/// between samples so that display frames keep their pace when the device is
+/// silent.
 struct LiveClock {
-  /// Pipeline time at which the current open's samples begin.
+  /// How far timer wake-ups stay behind the latest sample's time plus the
+  /// wall time since it arrived, so that a sample still on its way is not
+  /// overtaken by a display frame (the session counts a late sample at the
+  /// time it has already shown).
+  static let margin = 0.02
+
+  /// Pipeline time at which the current open's samples begin: 0 for the first.
   private var base = 0.0
-  private var sampling = false
-  /// Whether an input was timed before the first sample (keys, buttons).
-  private var used = false
   private var latest = 0.0
   private var latestWall = monotonicSeconds()
 
-  /// The pipeline time now.
-  mutating func now() -> Double {
-    used = true
-    return current
+  /// The pipeline time now, for timer wake-ups, keys and buttons of another node.
+  func now() -> Double {
+    max(latest, latest + (monotonicSeconds() - latestWall) - LiveClock.margin)
   }
 
-  private var current: Double { latest + max(0, monotonicSeconds() - latestWall) }
-
-  /// The pipeline time of a sample that the decoder timed `t` (since its first
-  /// sample). Without earlier input the first sample is time 0, as in a replay.
+  /// The pipeline time of a sample the decoder timed `t` since its first sample.
   mutating func sourceTime(forSample t: Double) -> Double {
-    if !sampling {
-      sampling = true
-      base = used ? current : 0
-    }
     latest = max(latest, base + t)
     latestWall = monotonicSeconds()
     return latest
   }
 
-  /// A new open of the device: its decoder counts from zero again.
+  /// A new open of the device: its decoder counts from zero again, so its
+  /// samples continue from now.
   mutating func restartSamples() {
-    latest = current
+    base = now()
+    latest = base
     latestWall = monotonicSeconds()
-    used = true
-    sampling = false
   }
 
   /// Seconds of wall time until pipeline time `t`.
-  func wallDelay(until t: Double) -> Double { max(0, t - current) }
+  func wallDelay(until t: Double) -> Double { max(0, t - now()) }
 }

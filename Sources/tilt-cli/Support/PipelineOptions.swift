@@ -1,3 +1,6 @@
+import Attitude
+import TiltCard
+
 /// The options that `live` and `replay` share (SPEC §3), checked and typed.
 struct PipelineOptions {
   enum Format: String, CaseIterable { case jsonl, tty, html }
@@ -15,23 +18,34 @@ struct PipelineOptions {
   var output: String?
   var everySample = false
   var rate = 60.0
-  var filter = Filter.lowpass
+  var filter = Filter.oneeuro
   var tau = 0.103
-  var minCutoff = 1.0
-  var beta = 0.007
+  var minCutoff = Self.oneEuro.minCutoff
+  var beta = Self.oneEuro.beta
   var fusion = Fusion.auto
   var reference = Reference.start
-  var gain = 20.0
-  var maxTilt = 30.0
-  var perspective = 0.5
+  var gain = Self.card.gain
+  var maxTilt = Self.card.maxTilt
+  var perspective = Self.card.perspective
   var mountMatrix: String?
   var flipOn = FlipOn.button
   var flipStyle = FlipStyle.spring
   var reduceMotion = false
   var idleStop: Double?
-  var cardWidth = 340.0
-  var cardHeight = 220.0
+  var cardWidth = Self.card.width
+  var cardHeight = Self.card.height
   var stickRange = 45.0
+
+  /// The attitude library's default One Euro filter, which the options start from.
+  static let oneEuro: (minCutoff: Double, beta: Double, derivativeCutoff: Double) = {
+    guard case .oneEuro(let m, let b, let d) = MotionConfiguration.defaultFilter else {
+      return (1, 5, 1)
+    }
+    return (m, b, d)
+  }()
+
+  /// The card library's defaults, which the options start from.
+  private static let card = CardConfiguration()
 
   static let valueOptions: Set<String> = [
     "format", "output", "rate", "filter", "tau", "min-cutoff", "beta", "fusion", "reference",
@@ -47,17 +61,19 @@ struct PipelineOptions {
       --every-sample          One frame per input sample instead of one per display frame.
       --rate HZ               Display frames per second (default 60).
       --filter none|lowpass|oneeuro
-                              Smoothing of the attitude (default lowpass).
-      --tau S                 Low-pass time constant in seconds (default 0.103).
-      --min-cutoff HZ         One Euro minimum cutoff frequency (default 1.0).
-      --beta B                One Euro speed coefficient (default 0.007).
+                              Smoothing of the attitude (default oneeuro: steady at
+                              rest, quick in turns).
+      --tau S                 Low-pass time constant in seconds (default 0.103, the
+                              classic tilt card's x += (new - x)·0.15 at 60 Hz).
+      --min-cutoff HZ         One Euro minimum cutoff frequency (default \(oneEuro.minCutoff.compact)).
+      --beta B                One Euro cutoff gain in Hz per rad/s of turn (default \(oneEuro.beta.compact)).
       --fusion auto|accel|gyro
                               Accelerometer only, or gyroscope fusion (auto: fusion when
                               the source has a gyroscope).
       --reference start|none  Attitude relative to the start (default), or absolute.
-      --gain DEG_PER_RAD      Card rotation per radian of tilt (default 20).
-      --max-tilt DEG          Largest card rotation about each axis (default 30).
-      --perspective P         Perspective strength, 0 to 1 (default 0.5).
+      --gain DEG_PER_RAD      Card rotation per radian of tilt (default \(card.gain.compact)).
+      --max-tilt DEG          Largest card rotation about each axis (default \(card.maxTilt.compact)).
+      --perspective P         Perspective strength, 0 to 1 (default \(card.perspective.compact)).
       --mount-matrix "a,b,c; d,e,f; g,h,i"
                               Device-to-card axes, in udev's ACCEL_MOUNT_MATRIX syntax.
       --flip-on button|turnover|none
@@ -67,7 +83,7 @@ struct PipelineOptions {
       --reduce-motion         No tilt, no flip animation; motion-only devices stay closed.
       --idle-stop S           Stop motion updates after S seconds at rest; a button or
                               key starts them again.
-      --card-size WxH         Card size in points (default 340x220).
+      --card-size WxH         Card size in points (default \(card.width.compact)x\(card.height.compact)).
       --stick-range DEG       Tilt of a joystick at full deflection (default 45).
     """
 

@@ -76,7 +76,7 @@ struct FilterScorer {
       let meanRoll = settled.map { out[$0].roll }.reduce(0, +) / Double(settled.count)
       for i in settled {
         sum +=
-          pow2(out[i].pitch - meanPitch) + pow2(out[i].roll - wrap(out[i].roll, near: meanRoll))
+          pow2(out[i].pitch - meanPitch) + pow2(wrap(out[i].roll, near: meanRoll) - meanRoll)
         count += 2
       }
     }

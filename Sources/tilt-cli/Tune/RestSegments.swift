@@ -35,18 +35,9 @@ enum RestSegments {
   /// The rest marks without stretches shorter than `minimumRest`.
   private static func keepLong(_ marks: [Bool], _ samples: [MotionSample]) -> [Bool] {
     var out = marks
-    var i = 0
-    while i < out.count {
-      guard out[i] else {
-        i += 1
-        continue
-      }
-      var j = i
-      while j < out.count, out[j] { j += 1 }
-      if samples[j - 1].time - samples[i].time < minimumRest {
-        for k in i..<j { out[k] = false }
-      }
-      i = j
+    for run in runs(marks)
+    where samples[run.upperBound - 1].time - samples[run.lowerBound].time < minimumRest {
+      for k in run { out[k] = false }
     }
     return out
   }

@@ -113,10 +113,11 @@ struct TunePlot {
       let xv = xRange.0 + (xRange.1 - xRange.0) * fx
       let px = left + (width - left - right) * fx
       s +=
-        "<text x=\"\(f(px))\" y=\"\(f(bottom + 15))\" text-anchor=\"middle\">\(tick(xv))</text>\n"
+        "<text x=\"\(f(px))\" y=\"\(f(bottom + 15))\" text-anchor=\"middle\">\(tick(xv, step: (xRange.1 - xRange.0) / 4))</text>\n"
       let yv = yRange.0 + (yRange.1 - yRange.0) * fx
       let py = bottom - panelHeight * fx
-      s += "<text x=\"\(f(left - 6))\" y=\"\(f(py + 4))\" text-anchor=\"end\">\(tick(yv))</text>\n"
+      s +=
+        "<text x=\"\(f(left - 6))\" y=\"\(f(py + 4))\" text-anchor=\"end\">\(tick(yv, step: (yRange.1 - yRange.0) / 4))</text>\n"
       s +=
         "<line x1=\"\(f(left))\" x2=\"\(f(width - right))\" y1=\"\(f(py))\" y2=\"\(f(py))\" stroke=\"#eee\"/>\n"
     }
@@ -152,10 +153,11 @@ struct TunePlot {
 
   private func f(_ v: Double) -> String { String(format: "%.1f", v) }
 
-  private func tick(_ v: Double) -> String {
-    abs(v) >= 10
-      ? String(format: "%.0f", v)
-      : abs(v) >= 1 ? String(format: "%.1f", v) : String(format: "%.2f", v)
+  /// A tick label with as many decimals as the spacing of the ticks needs.
+  private func tick(_ v: Double, step: Double) -> String {
+    let decimals = step > 0 ? max(0, min(6, Int((-log10(step)).rounded(.up)) + 1)) : 2
+    let text = String(format: "%.\(decimals)f", v)
+    return Double(text) == 0 ? String(format: "%.\(decimals)f", 0.0) : text
   }
 
   private func escape(_ text: String) -> String {

@@ -16,8 +16,11 @@ enum TuneSearch: String, CaseIterable {
     [FilterSetting(filter: .none)]
     + [0.01, 0.02, 0.05, 0.103, 0.2, 0.4].map { FilterSetting(filter: .lowpass(tau: $0)) }
     + [0.1, 0.3, 1, 3].flatMap { minCutoff in
-      [0, 0.001, 0.01, 0.1, 1].map {
-        FilterSetting(filter: .oneEuro(minCutoff: minCutoff, beta: $0, derivativeCutoff: 1))
+      [0, 0.1, 1, 5, 20].map {
+        FilterSetting(
+          filter: .oneEuro(
+            minCutoff: minCutoff, beta: $0,
+            derivativeCutoff: PipelineOptions.oneEuro.derivativeCutoff))
       }
     }
 
@@ -45,7 +48,10 @@ enum TuneSearch: String, CaseIterable {
     func tryIt(_ minCutoff: Double, _ beta: Double) -> SettingScore {
       progress(scores.count, budget)
       let s = scorer.score(
-        FilterSetting(filter: .oneEuro(minCutoff: minCutoff, beta: beta, derivativeCutoff: 1)))
+        FilterSetting(
+          filter: .oneEuro(
+            minCutoff: minCutoff, beta: beta,
+            derivativeCutoff: PipelineOptions.oneEuro.derivativeCutoff)))
       scores.append(s)
       return s
     }

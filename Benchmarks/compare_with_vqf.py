@@ -1,0 +1,104 @@
+"""Runs VQF and this project's AttitudeBench on BROAD trials; prints one table.
+
+Inclination error (../shared/data/README.md): the angle between estimated and
+true vertical in the sensor frame (the true one is the third row of the
+ground-truth rotation matrix); RMSE over samples with movement = 1 and a
+ground truth. Costs are thread CPU time over the whole trial divided by the
+number of samples, median of the passes, for both sides alike.
+"""
+
+import argparse
+import json
+import platform
+import statistics
+import subprocess
+import time
+from importlib.metadata import version
+
+import numpy as np
+import vqf
+
+
+def load(path):
+    d = np.genfromtxt(path, delimiter=",", names=True)
+    gyr = np.ascontiguousarray(np.c_[d["gyr_x_rad_s"], d["gyr_y_rad_s"], d["gyr_z_rad_s"]])
+    acc = np.ascontiguousarray(np.c_[d["acc_x_m_s2"], d["acc_y_m_s2"], d["acc_z_m_s2"]])
+    truth = np.c_[d["opt_qw"], d["opt_qx"], d["opt_qy"], d["opt_qz"]]
+    scored = d["movement"] == 1
+    ts = float(np.median(np.diff(d["t_s"])))
+    return gyr, acc, truth, scored, ts
+
+
+def up_vectors(q):
+    """Third row of the rotation matrix of each scalar-first quaternion."""
+    q = q / np.linalg.norm(q, axis=1, keepdims=True)
+    w, x, y, z = q.T
+    return np.c_[2 * (x * z - w * y), 2 * (y * z + w * x), w * w - x * x - y * y + z * z]
+
+
+def inclination_rmse(estimate, truth, scored):
+    valid = scored & np.all(np.isfinite(truth), axis=1)
+    e = up_vectors(estimate[valid])
+    t = up_vectors(truth[valid])
+    angle = np.arctan2(np.linalg.norm(np.cross(e, t), axis=1), np.sum(e * t, axis=1))
+    return float(np.degrees(np.sqrt(np.mean(angle**2))))
+
+
+def run_vqf(path, passes):
+    gyr, acc, truth, scored, ts = load(path)
+    costs = []
+    out = None
+    for _ in range(passes):
+        filt = vqf.VQF(ts)
+        start = time.thread_time_ns()
+        out = filt.updateBatch(gyr, acc)
+        costs.append((time.thread_time_ns() - start) / len(gyr))
+    return inclination_rmse(out["quat6D"], truth, scored), statistics.median(costs)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--bench", required=True)
+    p.add_argument("--passes", type=int, default=7)
+    p.add_argument("--command", required=True)
+    p.add_argument("trials", nargs="+")
+    a = p.parse_args()
+
+    ours = {}
+    lines = subprocess.run(
+        [a.bench, "--passes", str(a.passes), *a.trials], check=True, capture_output=True, text=True
+    ).stdout.splitlines()
+    for line in lines:
+        r = json.loads(line)
+        ours[r["trial"]] = r
+
+    header = (
+        f"| trial | VQF RMSE ° | ours fusion RMSE ° | ours accel-only RMSE ° | low-pass τ=0.103 s RMSE ° "
+        f"| VQF ns/sample | ours ns/sample | ours/VQF | allocations |"
+    )
+    print(header)
+    print("|" + "---|" * 9)
+    for path in a.trials:
+        name = path.rsplit("/", 1)[-1].removesuffix(".csv")
+        vqf_rmse, vqf_ns = run_vqf(path, a.passes)
+        r = ours[name]
+        print(
+            f"| {name} | {vqf_rmse:.3f} | {r['fusion_rmse_deg']:.3f} | {r['accel_rmse_deg']:.2f} "
+            f"| {r['lowpass_rmse_deg']:.2f} | {vqf_ns:.0f} | {r['fusion_ns_per_sample']:.0f} "
+            f"| {r['fusion_ns_per_sample'] / vqf_ns:.2f} | {r['allocations_in_timed_loops']} |"
+        )
+    print()
+    manager = sum(r["motion_manager_allocations"] for r in ours.values())
+    print(
+        f"MotionManager.process (fusion + default One Euro filter + reference + handler) over all "
+        f"trials: {manager} allocations."
+    )
+    print(
+        f"VQF {version('vqf')} (defaults, 6D, C++ updateBatch); costs are thread CPU time per sample, "
+        f"median of {a.passes} passes over each whole trial; allocations = malloc calls counted "
+        f"inside all timed fusion passes. Machine: {platform.machine()}, {platform.processor() or 'cpu n/a'}."
+    )
+    print(f"Command: {a.command}")
+
+
+main()

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+/// `tilt-cli replay` end to end: the contract checker on every recording,
+/// determinism, and the recording's clock rather than the wall's.
+@Suite struct ReplayTests {
+  static var recordings: [String] {
+    var files = ["recordings/demo.evemu"]
+    if TiltCLI.hasSharedData {
+      files += [
+        "../shared/data/recordings/mad-catz-xbox360-sticks.evemu",
+        "../shared/data/broad/broad02_window36-56s_as_dualsense_motion.evemu",
+        "../shared/data/broad/broad07_window22-42s_as_dualsense_motion.evemu",
+        "../shared/data/broad/broad02_window36-56s_groundtruth.csv",
+      ]
+    } else {
+      print("skipped the shared recordings: ../shared/data is absent")
+    }
+    return files
+  }
+
+  static let checkFrames = TiltCLI.sharedData.deletingLastPathComponent()
+    .appendingPathComponent("tools/check-frames").path
+
+  @Test(arguments: recordings, [["--every-sample"], [], ["--flip-style", "two-phase"]])
+  func framesKeepTheContract(file: String, extra: [String]) throws {
+    let r = try TiltCLI.run(["replay", file, "--speed", "max", "--format", "jsonl"] + extra)
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(!r.stdout.isEmpty)
+    guard FileManager.default.isExecutableFile(atPath: Self.checkFrames) else {
+      print("skipped check-frames: \(Self.checkFrames) is absent")
+      return
+    }
+    let check = try TiltCLI.runTool(Self.checkFrames, ["-"], stdin: r.stdout)
+    #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+  }
+
+  @Test func sameInputSameBytesAtAnySpeed() throws {
+    let args = ["replay", "recordings/demo.evemu", "--format", "jsonl"]
+    let a = try TiltCLI.run(args + ["--speed", "max"])
+    let b = try TiltCLI.run(args + ["--speed", "max"])
+    let c = try TiltCLI.run(args + ["--speed", "40"])
+    #expect(a.status == 0 && b.status == 0 && c.status == 0)
+    #expect(a.stdout == b.stdout)
+    #expect(a.stdout == c.stdout, "frames at --speed 40 differ from --speed max")
+  }
+
+  @Test func animationFramesComeAt60HzOfRecordingTime() throws {
+    let r = try TiltCLI.run([
+      "replay", "recordings/demo.evemu", "--speed", "max", "--format", "jsonl",
+    ])
+    let frames = try Frames(r.stdout)
+    let flipping = frames.items.filter { $0.flipAngle > 0.5 && $0.flipAngle < 179.5 }
+    #expect(flipping.count > 20, "the demo flips the card")
+    for (a, b) in zip(flipping, flipping.dropFirst()) where b.t - a.t < 0.1 {
+      #expect(abs((b.t - a.t) - 1.0 / 60) < 1e-6, "frames \(a.t) and \(b.t) are not 1/60 s apart")
+    }
+  }
+
+  @Test func buttonsInTheDemoFlipTheCardAndBack() throws {
+    let r = try TiltCLI.run([
+      "replay", "recordings/demo.evemu", "--speed", "max", "--format", "jsonl",
+    ])
+    let faces = try Frames(r.stdout).items.map(\.face)
+    #expect(faces.first == "front")
+    #expect(faces.contains("back"))
+  }
+
+  @Test func reduceMotionNeitherTiltsNorAnimates() throws {
+    let r = try TiltCLI.run([
+      "replay", "recordings/demo.evemu", "--speed", "max", "--format", "jsonl", "--reduce-motion",
+    ])
+    let frames = try Frames(r.stdout).items
+    #expect(frames.allSatisfy { $0.rotationX == 0 && $0.rotationY == 0 })
+    #expect(frames.allSatisfy { $0.flipAngle == 0 || $0.flipAngle == 180 })
+  }
+
+  @Test func aMissingFileNamesItAndExitsOne() throws {
+    let r = try TiltCLI.run(["replay", "no-such.evemu", "--speed", "max"])
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("no-such.evemu"))
+    #expect(r.stdout.isEmpty)
+  }
+}
+
+/// The few fields of jsonl frames the tests look at.
+struct Frames {
+  struct Item {
+    var t: Double
+    var flipAngle: Double
+    var rotationX: Double
+    var rotationY: Double
+    var face: String
+    var pitch: Double
+    var roll: Double
+  }
+
+  var items: [Item] = []
+
+  init(_ jsonl: String) throws {
+    for line in jsonl.split(separator: "\n") {
+      let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]
+      let card = object["card"] as! [String: Any]
+      let attitude = object["attitude"] as! [String: Any]
+      items.append(
+        Item(
+          t: object["t"] as! Double, flipAngle: (card["flipAngle"] as! NSNumber).doubleValue,
+          rotationX: (card["rotationX"] as! NSNumber).doubleValue,
+          rotationY: (card["rotationY"] as! NSNumber).doubleValue, face: card["face"] as! String,
+          pitch: (attitude["pitch"] as! NSNumber).doubleValue,
+          roll: (attitude["roll"] as! NSNumber).doubleValue))
+    }
+  }
+}
