@@ -33,7 +33,8 @@ public struct MotionRecord: Hashable, Sendable {
 /// the gyroscope as `gyr_x_rad_s, …` or `gyr_x_deg_s, …` (optional), and for
 /// tuning `opt_qw … opt_qz` and `movement` (optional). Lines starting with `#`
 /// are skipped. Times must not go backwards; NaN and infinities are refused in
-/// every column but the ground truth.
+/// every column but the ground truth and `movement`, as are times beyond
+/// ±10¹² s and readings beyond ±10⁹ (in the column's unit).
 public final class CSVMotionReader {
   /// Standard gravity, m/s² per g.
   public static let standardGravity = 9.80665
@@ -60,6 +61,12 @@ public final class CSVMotionReader {
   private var fields: [Substring] = []
 
   static let needs = "a CSV log needs t_s and acc_x_g… or acc_x_m_s2…"
+  /// The largest `t_s` magnitude, seconds (about 31 700 years, as for evemu
+  /// event times): beyond it differences of times lose meaning or overflow.
+  static let largestTime = 1e12
+  /// The largest accelerometer or gyroscope magnitude in the column's unit;
+  /// far beyond any sensor, and small enough that squares stay finite.
+  static let largestReading = 1e9
 
   public init(path: String) throws(RecordingError) {
     lines = try BufferedLineReader(path: path, expected: "a CSV log")
@@ -153,7 +160,7 @@ public final class CSVMotionReader {
           "short row: \(fields.count) fields, the header has \(columns.count); the log was cut off or edited"
       )
     }
-    let t = try number(time, finite: true)
+    let t = try number(time, limit: Self.largestTime)
     if t < lastTime {
       throw RecordingError(
         file: path, line: lineNumber, kind: .timeBackwards,
@@ -164,34 +171,44 @@ public final class CSVMotionReader {
     var record = MotionRecord(
       time: t - firstTime!,
       acceleration: SIMD3(
-        try number(accel[0], finite: true), try number(accel[1], finite: true),
-        try number(accel[2], finite: true)) * accelScale)
+        try reading(accel[0]), try reading(accel[1]), try reading(accel[2])) * accelScale)
     if let gyro {
       record.rotationRate =
         SIMD3(
-          try number(gyro[0], finite: true), try number(gyro[1], finite: true),
-          try number(gyro[2], finite: true)) * gyroScale
+          try reading(gyro[0]), try reading(gyro[1]), try reading(gyro[2])) * gyroScale
     }
     if let truth {
       record.groundTruth = SIMD4(
-        try number(truth[0], finite: false), try number(truth[1], finite: false),
-        try number(truth[2], finite: false), try number(truth[3], finite: false))
+        try number(truth[0]), try number(truth[1]), try number(truth[2]), try number(truth[3]))
     }
-    if let movement { record.movement = try number(movement, finite: false) }
+    if let movement { record.movement = try number(movement) }
     return record
   }
 
-  private func number(_ column: Int, finite: Bool) throws(RecordingError) -> Double {
+  private func reading(_ column: Int) throws(RecordingError) -> Double {
+    try number(column, limit: Self.largestReading)
+  }
+
+  /// The number in `column`; with a `limit`, it must be finite and no larger
+  /// in magnitude.
+  private func number(_ column: Int, limit: Double? = nil) throws(RecordingError) -> Double {
     let field = fields[column].trimmingBlanks()
     guard let value = Double(field) else {
       throw RecordingError(
         file: path, line: lineNumber, kind: .notANumber,
         message: "'\(field.prefix(24))' in column \(columns[column]) is not a number")
     }
-    if finite && !value.isFinite {
+    guard let limit else { return value }
+    if !value.isFinite {
       throw RecordingError(
         file: path, line: lineNumber, kind: .notFinite,
         message: "\(columns[column]) is \(value); a log needs finite numbers there")
+    }
+    if value.magnitude > limit {
+      throw RecordingError(
+        file: path, line: lineNumber, kind: .outOfRange,
+        message:
+          "\(columns[column]) is \(value), beyond ±\(Int(limit)); the row is corrupt, remove or fix it")
     }
     return value
   }

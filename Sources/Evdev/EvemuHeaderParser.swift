@@ -118,6 +118,12 @@ struct HeaderParser {
       for v in n.dropFirst() where v < Int64(Int32.min) || v > Int64(Int32.max) {
         throw error(.outOfRange, "A: number \(v) is outside the 32-bit range")
       }
+      if n[1] > n[2] {
+        throw error(
+          .outOfRange,
+          "A: axis \(DeviceProfile.axisName(UInt16(n[0]))) has minimum \(n[1]) above maximum \(n[2]); the kernel refuses such an axis, so the file is corrupt"
+        )
+      }
       info.absInfo[UInt16(n[0])] = AbsInfo(
         minimum: Int32(n[1]), maximum: Int32(n[2]), fuzz: Int32(n[3]), flat: Int32(n[4]),
         resolution: n.count > 5 ? Int32(n[5]) : 0)

@@ -1,0 +1,234 @@
+import Foundation
+import Testing
+
+/// Issue 7's bad-input table through the built binary: `tilt-cli replay BAD
+/// --format jsonl` and `tilt-cli info BAD` must each exit 1 (not die of a
+/// signal, not hang) with one stderr line that names the file and the line
+/// and says what is wrong.
+@Suite(.timeLimit(.minutes(2))) struct BadInputCLITests {
+  /// Where a row's input comes from.
+  enum Source: Sendable {
+    case text(String)
+    case bytes([UInt8])
+    /// A 1 GB sparse file: `prefix`, then zeros up to 1 GB.
+    case sparseGigabyte(prefix: String)
+    case devZero
+    case directory
+  }
+
+  struct Row: CustomStringConvertible, Sendable {
+    var name: String
+    /// The file name's extension: `evemu` or `csv`.
+    var suffix: String
+    var source: Source
+    /// The line the error names, 0 for the file as a whole.
+    var line: Int
+    var message: String
+    var description: String { "\(suffix): \(name)" }
+  }
+
+  /// An accelerometer that replay accepts; its first event is on line 9.
+  static let evemuHeader = """
+    # EVEMU 1.3
+    N: tilt test accelerometer
+    I: 0006 0000 0000 0001
+    P: 40 00 00 00 00 00 00 00
+    B: 03 07 00 00 00 00 00 00 00
+    A: 00 -32768 32767 16 0 8192
+    A: 01 -32768 32767 16 0 8192
+    A: 02 -32768 32767 16 0 8192
+
+    """
+  static let firstEvent = "E: 0.000001 0003 0002 8192\nE: 0.000001 0000 0000 0000\n"
+  static let csvHeader = "t_s,acc_x_g,acc_y_g,acc_z_g\n"
+  static let events = (0..<500).map {
+    "E: 0.\(String(1000 + 2 * $0).dropFirst()) 0003 0002 8192\nE: 0.\(String(1000 + 2 * $0).dropFirst()) 0000 0000 0000\n"
+  }.joined()
+
+  static let rows: [Row] = [
+    Row(
+      name: "truncated event line", suffix: "evemu",
+      source: .text(evemuHeader + firstEvent + "E: 0.004000 0003"), line: 11,
+      message: "truncated event line: no event code"),
+    Row(
+      name: "event value not a number", suffix: "evemu",
+      source: .text(evemuHeader + "E: 0.000001 0003 0000 twelve\n"), line: 9,
+      message: "'twelve' is not a valid event value"),
+    Row(
+      name: "event value beyond 32 bits", suffix: "evemu",
+      source: .text(evemuHeader + "E: 0.000001 0003 0000 4294967296\n"), line: 9,
+      message: "event value is outside the 32-bit range"),
+    Row(
+      name: "events without a header", suffix: "evemu", source: .text(firstEvent), line: 1,
+      message: "no evemu header: expected 'N: device name'"),
+    Row(
+      name: "event time jumping beyond 10^12 s", suffix: "evemu",
+      source: .text(evemuHeader + firstEvent + "E: 1000000000001.000000 0000 0000 0\n"),
+      line: 11, message: "event time 1000000000001 s is out of range"),
+    Row(
+      name: "A: minimum above maximum", suffix: "evemu",
+      source: .text(
+        "N: T\nI: 0006 0000 0000 0001\nP: 40 00 00 00 00 00 00 00\nA: 00 32767 -32768 16 0 8192\n"),
+      line: 4, message: "A: axis ABS_X has minimum 32767 above maximum -32768"),
+    Row(
+      name: "binary bytes among events", suffix: "evemu",
+      source: .bytes(Array((evemuHeader + firstEvent).utf8) + [0x45, 0x3A, 0xFF, 0x00]),
+      line: 11, message: "not an evemu recording (binary data at line 11)"),
+    Row(name: "empty file", suffix: "evemu", source: .text(""), line: 0, message: "empty file"),
+    Row(
+      name: "1 GB sparse file after 1000 events", suffix: "evemu",
+      source: .sparseGigabyte(prefix: evemuHeader + events), line: 1009,
+      message: "not an evemu recording (binary data at line 1009)"),
+    Row(
+      name: "truncated row", suffix: "csv", source: .text(csvHeader + "0,0,0,1\n0.01,0,0"),
+      line: 3, message: "short row: 3 fields, the header has 4"),
+    Row(
+      name: "acceleration not a number", suffix: "csv", source: .text(csvHeader + "0,0,one,1\n"),
+      line: 2, message: "'one' in column acc_y_g is not a number"),
+    Row(
+      name: "NaN acceleration", suffix: "csv", source: .text(csvHeader + "0,0,0,1\n0.01,nan,0,1\n"),
+      line: 3, message: "acc_x_g is nan; a log needs finite numbers there"),
+    Row(
+      name: "infinite acceleration", suffix: "csv", source: .text(csvHeader + "0,0,-inf,1\n"),
+      line: 2, message: "acc_y_g is -inf"),
+    Row(
+      name: "acceleration out of range", suffix: "csv", source: .text(csvHeader + "0,1e300,0,1\n"),
+      line: 2, message: "acc_x_g is 1e+300, beyond ±1000000000"),
+    Row(
+      name: "time going backwards", suffix: "csv",
+      source: .text(csvHeader + "0,0,0,1\n2.5,0,0,1\n2.4,0,0,1\n"), line: 4,
+      message: "t_s goes backwards (2.4 after 2.5)"),
+    Row(
+      name: "time jumping beyond 10^12 s", suffix: "csv",
+      source: .text(csvHeader + "0,0,0,1\n1e13,0,0,1\n"), line: 3,
+      message: "t_s is 10000000000000.0, beyond ±1000000000000"),
+    Row(
+      name: "rows without a header", suffix: "csv", source: .text("0,0,0,1\n0.01,0,0,1\n"),
+      line: 1, message: "no t_s column"),
+    Row(
+      name: "1 GB sparse file after two rows", suffix: "csv",
+      source: .sparseGigabyte(prefix: csvHeader + "0,0,0,1\n0.01,0,0,1\n"), line: 4,
+      message: "not a CSV log (binary data at line 4)"),
+    Row(
+      name: "a directory", suffix: "evemu", source: .directory, line: 0,
+      message: "is a directory; give"),
+  ]
+
+  static func scratchDirectory() throws -> URL {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "tilt-cli-bad-input-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    return dir
+  }
+
+  /// Makes the input of `row` and returns its path.
+  static func path(of row: Row) throws -> String {
+    let dir = try scratchDirectory()
+    let path = dir.appendingPathComponent("bad.\(row.suffix)").path
+    switch row.source {
+    case .text(let text):
+      _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    case .bytes(let bytes):
+      _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+    case .sparseGigabyte(let prefix):
+      _ = FileManager.default.createFile(atPath: path, contents: Data(prefix.utf8))
+      try #require(truncate(path, 1 << 30) == 0, "cannot make a 1 GB sparse file at \(path)")
+    case .devZero: return "/dev/zero"
+    case .directory: return dir.path
+    }
+    return path
+  }
+
+  /// Removes what `path(of:)` made for `row`.
+  static func remove(_ path: String, of row: Row) {
+    switch row.source {
+    case .devZero: return
+    case .directory: try? FileManager.default.removeItem(atPath: path)
+    default:
+      try? FileManager.default.removeItem(
+        at: URL(fileURLWithPath: path).deletingLastPathComponent())
+    }
+  }
+
+  /// Exit 1 and one line on stderr: `tilt-cli COMMAND: PATH:LINE: message`.
+  static func expectClearFailure(
+    _ result: TiltCLI.Result, command: String, path: String, row: Row
+  ) {
+    let location = row.line > 0 ? "\(path):\(row.line): " : "\(path): "
+    #expect(
+      result.status == 1, "\(command) \(row): exit \(result.status), stderr: \(result.stderr)")
+    #expect(
+      result.stderr.hasPrefix("tilt-cli \(command): \(location)"),
+      "\(command) \(row): stderr does not start with the location: \(result.stderr)")
+    #expect(
+      result.stderr.contains(row.message),
+      "\(command) \(row): stderr lacks '\(row.message)': \(result.stderr)")
+    #expect(result.stderr.hasSuffix("\n") && result.stderr.split(separator: "\n").count == 1)
+  }
+
+  @Test(arguments: rows)
+  func replayExitsOneNamingFileAndLine(_ row: Row) throws {
+    let path = try Self.path(of: row)
+    defer { Self.remove(path, of: row) }
+    let result = try TiltCLI.run(["replay", path, "--format", "jsonl"])
+    Self.expectClearFailure(result, command: "replay", path: path, row: row)
+  }
+
+  @Test(arguments: rows)
+  func infoExitsOneNamingFileAndLine(_ row: Row) throws {
+    let path = try Self.path(of: row)
+    defer { Self.remove(path, of: row) }
+    let result = try TiltCLI.run(["info", path])
+    Self.expectClearFailure(result, command: "info", path: path, row: row)
+    #expect(result.stdout.isEmpty)
+  }
+
+  @Test func replayOfDevZeroIsRefusedAsBinary() throws {
+    let result = try TiltCLI.run(["replay", "/dev/zero", "--format", "jsonl"])
+    #expect(result.status == 1)
+    #expect(
+      result.stderr
+        == "tilt-cli replay: /dev/zero:1: not an evemu recording (binary data at line 1)\n")
+    #expect(result.stdout.isEmpty)
+  }
+
+  /// `/dev/zero` is a character device, so `info` opens it as an evdev node.
+  @Test func infoOfDevZeroSaysItIsNoInputDevice() throws {
+    let result = try TiltCLI.run(["info", "/dev/zero"])
+    #expect(result.status == 1)
+    #expect(result.stderr.hasPrefix("tilt-cli info: /dev/zero"), "\(result.stderr)")
+    #expect(result.stderr.split(separator: "\n").count == 1)
+    #expect(result.stdout.isEmpty)
+  }
+
+  /// A device with no usable axes: replay cannot drive the card (exit 1, the
+  /// file and why); info's job is to say what it is (exit 0, `unsupported`).
+  @Test func aDeviceWithNoUsableAxes() throws {
+    let dir = try Self.scratchDirectory()
+    let path = dir.appendingPathComponent("keys.evemu").path
+    let text = "N: keys\nI: 0003 0000 0000 0001\nB: 01 00 00 00 00 00 00 01 00\n"
+    _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    let replay = try TiltCLI.run(["replay", path, "--format", "jsonl"])
+    #expect(replay.status == 1)
+    #expect(replay.stderr.hasPrefix("tilt-cli replay: \(path): \"keys\" can't drive the card"))
+    #expect(replay.stderr.contains("keys or buttons only (no absolute axes)"), "\(replay.stderr)")
+    let info = try TiltCLI.run(["info", path])
+    #expect(info.status == 0, "\(info.stderr)")
+    #expect(info.stdout.contains("unsupported"), "\(info.stdout)")
+    #expect(info.stdout.contains("keys or buttons only"), "\(info.stdout)")
+  }
+
+  /// Resolution 0 on an accelerometer: replay still runs, on a stated guess.
+  @Test func resolutionZeroStillReplays() throws {
+    let dir = try Self.scratchDirectory()
+    let path = dir.appendingPathComponent("res0.evemu").path
+    let text = Self.evemuHeader.replacingOccurrences(of: " 8192\n", with: " 0\n") + Self.events
+    _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+    let replay = try TiltCLI.run(["replay", path, "--format", "jsonl", "--speed", "max"])
+    #expect(replay.status == 0, "\(replay.stderr)")
+    #expect(!replay.stdout.isEmpty)
+    let info = try TiltCLI.run(["info", path])
+    #expect(info.status == 0, "\(info.stderr)")
+    #expect(info.stdout.contains("no resolution reported"), "\(info.stdout)")
+  }
+}
