@@ -49,8 +49,8 @@ enum TuneCommand: Command {
     if let plotPath = arguments.string("plot") {
       let plot = TunePlot(
         times: data.samples.map(\.time),
-        raw: FilterScorer.run(data, fusion: fusion, filter: .none),
-        best: FilterScorer.run(data, fusion: fusion, filter: best.setting.filter),
+        raw: FilterScorer.run(data, fusion: fusion, setting: FilterSetting(filter: .none)),
+        best: FilterScorer.run(data, fusion: fusion, setting: best.setting),
         reference: scorer.reference, referenceName: scorer.referenceName, rest: scorer.rest,
         scores: scores, recommended: best, title: "tilt-cli tune \(path)")
       do {

@@ -7,6 +7,7 @@ extension PipelineOptions {
     var c = MotionConfiguration()
     c.fusion = FusionMode(rawValue: fusion.rawValue)!
     c.reference = ReferenceMode(rawValue: reference.rawValue)!
+    if let fusionTau { c.fusionParameters.accelerometerTimeConstant = fusionTau }
     switch filter {
     case .none: c.filter = .none
     case .lowpass: c.filter = .lowpass(tau: tau)

@@ -23,6 +23,8 @@ struct PipelineOptions {
   var minCutoff = Self.oneEuro.minCutoff
   var beta = Self.oneEuro.beta
   var fusion = Fusion.auto
+  /// The fusion's accelerometer time constant, seconds; `nil` for the library's.
+  var fusionTau: Double?
   var reference = Reference.start
   var gain = Self.card.gain
   var maxTilt = Self.card.maxTilt
@@ -49,7 +51,8 @@ struct PipelineOptions {
 
   static let valueOptions: Set<String> = [
     "format", "output", "rate", "filter", "tau", "min-cutoff", "beta", "fusion", "reference",
-    "gain", "max-tilt", "perspective", "mount-matrix", "flip-on", "flip-style", "idle-stop",
+    "fusion-tau", "gain", "max-tilt", "perspective", "mount-matrix", "flip-on", "flip-style",
+    "idle-stop",
     "card-size", "stick-range",
   ]
   static let flagOptions: Set<String> = ["every-sample", "reduce-motion"]
@@ -70,6 +73,8 @@ struct PipelineOptions {
       --fusion auto|accel|gyro
                               Accelerometer only, or gyroscope fusion (auto: fusion when
                               the source has a gyroscope).
+      --fusion-tau S          How slowly the fusion corrects the gyroscope toward the
+                              accelerometer, seconds (default \(FusionParameters().accelerometerTimeConstant.compact)).
       --reference start|none  Attitude relative to the start (default), or absolute.
       --gain DEG_PER_RAD      Card rotation per radian of tilt (default \(card.gain.compact)).
       --max-tilt DEG          Largest card rotation about each axis (default \(card.maxTilt.compact)).
@@ -98,6 +103,7 @@ struct PipelineOptions {
     minCutoff = try a.number("min-cutoff", in: 0.000_001...1000) ?? minCutoff
     beta = try a.number("beta", in: 0...1000) ?? beta
     fusion = try a.choice("fusion", as: Fusion.self) ?? fusion
+    fusionTau = try a.number("fusion-tau", in: 0.01...1000)
     reference = try a.choice("reference", as: Reference.self) ?? reference
     gain = try a.number("gain", in: -1000...1000) ?? gain
     maxTilt = try a.number("max-tilt", in: 0...89) ?? maxTilt

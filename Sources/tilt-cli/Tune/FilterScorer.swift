@@ -15,6 +15,9 @@ struct FilterScorer {
   let interval: Double
   let referenceName: String
 
+  /// Whether the estimator is the gyroscope fusion, whose time constant is tunable too.
+  var usesFusion: Bool { fusion == .gyro || (fusion == .auto && data.hasGyroscope) }
+
   static let settleTime = 0.3
   static let maxLag = 0.5
 
@@ -29,18 +32,18 @@ struct FilterScorer {
       reference = truth.map { $0.map(Inclination.init(up:)) }
       referenceName = "ground truth"
     } else {
-      let raw = FilterScorer.run(data, fusion: fusion, filter: .none)
+      let raw = FilterScorer.run(data, fusion: fusion, setting: FilterSetting(filter: .none))
       reference = FilterScorer.zeroPhase(raw, samples: data.samples, tau: 0.02)
       referenceName = "the unfiltered estimate, smoothed forward and backward (τ = 20 ms)"
     }
   }
 
   /// The absolute inclination the pipeline gives with `filter`, per sample.
-  static func run(_ data: TuneData, fusion: FusionMode, filter: SmoothingFilter) -> [Inclination] {
+  static func run(_ data: TuneData, fusion: FusionMode, setting: FilterSetting) -> [Inclination] {
     var configuration = MotionConfiguration()
     configuration.fusion = fusion
-    configuration.filter = filter
     configuration.reference = .none
+    configuration = setting.configuration(configuration)
     let manager = MotionManager(configuration: configuration, hasGyroscope: data.hasGyroscope)
     manager.startDeviceMotionUpdates { _ in }
     var out: [Inclination] = []
@@ -54,14 +57,14 @@ struct FilterScorer {
   }
 
   func score(_ setting: FilterSetting) -> SettingScore {
-    let out = FilterScorer.run(data, fusion: fusion, filter: setting.filter)
+    let out = FilterScorer.run(data, fusion: fusion, setting: setting)
     let jitter = jitter(of: out)
     let lag = lag(of: out)
     let overshoot = overshoot(of: out)
+    let error = data.truthUp == nil ? nil : error(of: out)
     return SettingScore(
-      setting: setting, jitter: jitter, lag: lag, overshoot: overshoot,
-      error: data.truthUp == nil ? nil : error(of: out),
-      cost: SettingScore.cost(jitter: jitter, lag: lag, overshoot: overshoot))
+      setting: setting, jitter: jitter, lag: lag, overshoot: overshoot, error: error,
+      cost: SettingScore.cost(jitter: jitter, lag: lag, overshoot: overshoot, error: error))
   }
 
   /// RMS deviation from each rest stretch's mean, after it settles.

@@ -24,16 +24,25 @@ enum TuneSearch: String, CaseIterable {
       }
     }
 
+  /// The fusion's own time constant, with no smoothing and with the default one.
+  static let fusionSettings: [FilterSetting] = [1.0, 2, 3, 10, 20].flatMap { tau in
+    [
+      FilterSetting(filter: .none, fusionTau: tau),
+      FilterSetting(filter: MotionConfiguration.defaultFilter, fusionTau: tau),
+    ]
+  }
+
   /// Scores every setting tried, in the order tried.
   func run(_ scorer: FilterScorer, progress: (Int, Int) -> Void) -> [SettingScore] {
     switch self {
     case .grid:
+      let settings = TuneSearch.gridSettings + (scorer.usesFusion ? TuneSearch.fusionSettings : [])
       var scores: [SettingScore] = []
-      for (i, setting) in TuneSearch.gridSettings.enumerated() {
-        progress(i, TuneSearch.gridSettings.count)
+      for (i, setting) in settings.enumerated() {
+        progress(i, settings.count)
         scores.append(scorer.score(setting))
       }
-      progress(TuneSearch.gridSettings.count, TuneSearch.gridSettings.count)
+      progress(settings.count, settings.count)
       return scores
     case .oneeuro:
       return oneEuroProcedure(scorer, progress: progress)
