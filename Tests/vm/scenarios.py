@@ -616,6 +616,35 @@ def s9_info_measures():
         hz, rate.get("intervalStdDevMs") or 0, rate.get("droppedFrames"))
 
 
+# 10 --------------------------------------------------------------------------
+def s10_full_disk():
+    """`record` onto a full file system: exit 1, a clear message, no file left behind."""
+    full = "/tmp/tilt-vm-full"
+    os.makedirs(full, exist_ok=True)
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", full], capture_output=True, text=True)
+    check(mounted.returncode == 0, "test setup: cannot mount a 16 KiB tmpfs: %s" % mounted.stderr.strip())
+    ui = dev.accelerometer(name="tilt-vm full disk")
+    node = dev.node_of(ui)
+    target = os.path.join(full, "rec.evemu")
+    rec = Watched(cli("record", "--device", node, "--duration", "20", "-o", target), log("s10-record.txt"))
+    try:
+        rec.wait_open(node)
+        m = dev.Motion(ui, 256, seed=10)
+        m.ramp((0, 0), (30, 30), 2.0)
+        rc = rec.wait_exit(30)
+        left = sorted(os.listdir(full))
+    finally:
+        rec.kill()
+        rec.save_log()
+        ui.close()
+        subprocess.run(["umount", full])
+    msg = rec.stderr_text().strip()
+    check(rc == 1, "exit status %s when the disk is full, want 1; stderr: %s" % (rc, msg[-300:]))
+    check(re.search(r"no space", msg, re.I) and target in msg, "the message does not say the disk is full and name the file: %r" % msg)
+    check(left == [], "files left behind on the full file system: %s" % left)
+    return "exit 1: %r; nothing left under %s" % (msg.splitlines()[-1][:140], full)
+
+
 SCENARIOS = [
     (1, "accelerometer: live follows the motion, frames equal replay", s1_accelerometer),
     (2, "DualSense-like pair found with no flags, BTN_SOUTH flips", s2_dualsense_pair),
@@ -626,6 +655,7 @@ SCENARIOS = [
     (7, "record round trip through evemu-play", s7_record_round_trip),
     (8, "latency beside python-evdev", s8_latency),
     (9, "info measures a live device's rate and clock", s9_info_measures),
+    (10, "full disk: record fails clearly and leaves no file", s10_full_disk),
 ]
 
 
