@@ -20,7 +20,7 @@ enum DefaultCommand: Command {
       "tilt-cli: no motion device found (see 'tilt-cli devices'); playing the bundled demo.\n")
     let source = try RecordingSource.demo(options: options)
     try Pipeline(options: options, hasGyroscope: source.hasGyroscope)
-      .replay(source, speed: 1, sourceName: "demo")
+      .replay(source, speed: 1)
     return ExitStatus.success
   }
 }

@@ -26,7 +26,7 @@ enum ReplayCommand: Command {
     }
     let source = try RecordingSource.open(path: path, options: options)
     try Pipeline(options: options, hasGyroscope: source.hasGyroscope)
-      .replay(source, speed: speed, sourceName: path)
+      .replay(source, speed: speed)
     return ExitStatus.success
   }
 

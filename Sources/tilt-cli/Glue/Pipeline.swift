@@ -67,56 +67,70 @@ final class Pipeline {
 
   /// Replays `source`: at `speed` times real time, or as fast as it goes with `nil`.
   /// The frames are the same at any speed: they run on the recording's clock.
-  func replay(_ source: any MotionSource, speed: Double?, sourceName: String) throws {
+  func replay(_ source: any MotionSource, speed: Double?) throws {
     var source = source
     let keys = sink is TerminalSink ? STDIN_FILENO : nil
-    let signals = speed == nil ? nil : try SignalPipe()
-    let start = monotonicSeconds()
-    var now = 0.0
+    var pacer = try speed.map { try Pacer(speed: $0, keys: keys) }
+    if pacer == nil, keys != nil { TerminalMode.restoreOnSignals() }
     do {
       while let item = try source.next() {
-        if let speed, let signals {
-          guard
-            try wait(
-              until: start + item.time / speed, signals: signals, keys: keys, speed: speed,
-              start: start, now: &now)
-          else { break }
-        }
-        now = max(now, item.time)
+        guard try pacer?.wait(until: item.time, for: self) ?? true else { return try sink.finish() }
         try take(item)
       }
-    } catch let error as Failure {
-      try? sink.finish()
-      throw error
+      if var pacer {
+        // The rest of an animation, at its pace too; it settles within seconds.
+        var budget = Int(options.rate * 60)
+        while let t = session.nextFrameTime, budget > 0 {
+          guard try pacer.wait(until: t, for: self) else { return try sink.finish() }
+          try advance(to: t)
+          budget -= 1
+        }
+      }
     } catch {
       try? sink.finish()
-      throw Failure("\(error)")
+      throw error is Failure ? error : Failure("\(error)")
     }
     try finish()
   }
+}
 
-  /// Sleeps until the wall clock reaches `deadline`, handling keys and signals
-  /// meanwhile; false when the person asked to quit.
-  private func wait(
-    until deadline: Double, signals: SignalPipe, keys: Int32?, speed: Double, start: Double,
-    now: inout Double
-  ) throws -> Bool {
+/// Holds a replay to the wall clock at some speed, handling keys and signals
+/// while it waits.
+struct Pacer {
+  let speed: Double
+  let keys: Int32?
+  let signals: SignalPipe
+  let start = monotonicSeconds()
+  /// The latest source time reached.
+  private var now = 0.0
+
+  init(speed: Double, keys: Int32?) throws {
+    self.speed = speed
+    self.keys = keys
+    signals = try SignalPipe()
+  }
+
+  /// Sleeps until source time `t` is due on the wall clock; false when the
+  /// person asked to quit (a key or a signal).
+  mutating func wait(until t: Double, for pipeline: Pipeline) throws -> Bool {
+    let deadline = start + t / speed
     while case let left = deadline - monotonicSeconds(), left > 0 {
       let watched = [signals.fileDescriptor] + (keys.map { [$0] } ?? [])
       let ready = try Poller.wait(for: watched, timeout: left)
       if ready.contains(signals.fileDescriptor) {
         for signal in signals.drain() {
-          if signal == SIGWINCH { try sink.redraw() } else { return false }
+          if signal == SIGWINCH { try pipeline.sink.redraw() } else { return false }
         }
       }
       if let keys, ready.contains(keys) {
-        let sourceTime = max(now, (monotonicSeconds() - start) * speed)
+        let keyTime = max(now, (monotonicSeconds() - start) * speed)
         for byte in readAvailable(keys) {
           guard let key = TerminalKey(byte: byte) else { continue }
-          guard try press(key, at: sourceTime) else { return false }
+          guard try pipeline.press(key, at: keyTime) else { return false }
         }
       }
     }
+    now = max(now, t)
     return true
   }
 }
