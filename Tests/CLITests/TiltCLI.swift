@@ -55,21 +55,32 @@ enum TiltCLI {
     process.standardError = err
     process.standardInput = input
     try process.run()
-    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-    try input.fileHandleForWriting.close()
-    var outData = Data()
-    var errData = Data()
+    // Feed and drain on their own threads, so no pipe can fill and stall the child.
+    let collected = Collected()
     let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async {
-      outData = out.fileHandleForReading.readDataToEndOfFile()
-      group.leave()
+    DispatchQueue.global().async(group: group) {
+      if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+      try? input.fileHandleForWriting.close()
     }
-    errData = err.fileHandleForReading.readDataToEndOfFile()
+    DispatchQueue.global().async(group: group) {
+      collected.set(out: out.fileHandleForReading.readDataToEndOfFile())
+    }
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
     group.wait()
     process.waitUntilExit()
+    let outData = collected.out
     return Result(
       status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
       stderr: String(decoding: errData, as: UTF8.self))
   }
+}
+
+/// What a reader thread hands back, behind a lock.
+private final class Collected: @unchecked Sendable {
+  private let lock = NSLock()
+  private var data = Data()
+
+  func set(out: Data) { lock.withLock { data = out } }
+
+  var out: Data { lock.withLock { data } }
 }

@@ -1,3 +1,5 @@
+import Evdev
+
 /// `tilt-cli record`: an evemu recording of a live device, which `evemu-play` accepts.
 enum RecordCommand: Command {
   static let name = "record"
@@ -19,6 +21,8 @@ enum RecordCommand: Command {
     }
     let duration = try arguments.number("duration", in: 0.001...31_536_000)
     let device = try arguments.string("device") ?? DeviceChoice.firstMotionDevice()
-    return try Recorder(devicePath: device, outputPath: output, duration: duration).run()
+    return try Recorder(
+      device: LiveDevice(path: device), devicePath: device, outputPath: output, duration: duration
+    ).run()
   }
 }

@@ -1,17 +1,30 @@
 import Evdev
 import Glibc
 
-/// `tilt-cli record`: every frame of a live device into an evemu file, written
+/// What `record` reads: a live device, or a test's fake with a descriptor to poll.
+protocol FrameDevice: AnyObject {
+  var info: DeviceInfo { get }
+  /// Readable when frames are waiting.
+  var fileDescriptor: Int32 { get }
+  func readFrames() throws(DeviceError) -> [Frame]
+  func close()
+}
+
+extension LiveDevice: FrameDevice {}
+
+/// `tilt-cli record`: every frame of a device into an evemu file, written
 /// under a temporary name and renamed only when complete.
 struct Recorder {
+  let device: any FrameDevice
   let devicePath: String
   let outputPath: String
   /// Seconds to record; `nil` until a signal.
   let duration: Double?
 
+  /// Writes until the duration ends, SIGINT or SIGTERM, or the device goes away;
+  /// returns the exit status.
   func run() throws -> Int32 {
     let signals = try SignalPipe(signals: [SIGINT, SIGTERM])
-    let device = try LiveDevice(path: devicePath)
     defer { device.close() }
     let writer = try EvemuWriter(path: outputPath, info: device.info)
     var frames = 0
