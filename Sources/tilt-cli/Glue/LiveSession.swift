@@ -165,7 +165,9 @@ final class LiveSession {
     }
   }
 
-  /// Stopped means closed: no descriptor, no wake-ups (SPEC §5).
+  /// Stopped means closed: no descriptor, no wake-ups (SPEC §5). A node that
+  /// also carries the buttons stays open while stopped, since a button is what
+  /// starts the card again; motion from it is ignored until then.
   private func followLifecycle() throws {
     let wantMotion = !pipeline.session.shouldStopUpdates
     if !wantMotion, let device = motion, profile.buttons.isEmpty || options.reduceMotion {
