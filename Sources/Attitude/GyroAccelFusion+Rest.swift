@@ -12,6 +12,10 @@
 /// departs: the window is dropped, its rotation stays integrated with the
 /// bias as it was, and the bias learns nothing from it.
 extension GyroAccelFusion {
+  /// Runs at every sample with a gyroscope: updates the short-term means and
+  /// the current window. Inlined into `update`; the rare end of a window is
+  /// ``closeRestWindow()``.
+  @inline(__always)
   mutating func detectRest(gyro: Vector3, acceleration: Vector3, dt: Double) {
     biasVariance = min(biasVariance + biasRandomWalk2 * dt, maximumBias2)
     let alpha = restFactor.alpha(for: dt)
@@ -32,6 +36,13 @@ extension GyroAccelFusion {
     let needed =
       hasBiasEstimate ? parameters.restMinimumDuration : parameters.initialRestMinimumDuration
     guard restWindow!.duration >= needed else { return }
+    closeRestWindow()
+  }
+
+  /// The window has lasted long enough: accepts it as rest, updating the
+  /// bias and integrating the window afresh with it, or rejects it.
+  @inline(never)
+  mutating func closeRestWindow() {
     let window = restWindow!
 
     let mean = window.meanRate
