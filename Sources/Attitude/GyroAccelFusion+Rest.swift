@@ -27,9 +27,15 @@ extension GyroAccelFusion {
       && restGyroMean.lengthSquared < restGyroscopeLimit2
       && (restGyroMean - bias).lengthSquared
         <= restBiasGate2 * (biasVariance + shortTermMeanVariance)
-    guard steady, restWindow != nil else {
+    guard steady else {
       isAtRest = false
-      restWindow = steady ? RestWindow(start: gyroOrientation) : nil
+      // Most samples of a moving card: a test is cheaper than clearing the window.
+      if restWindow != nil { restWindow = nil }
+      return
+    }
+    guard restWindow != nil else {
+      isAtRest = false
+      restWindow = RestWindow(start: gyroOrientation)
       return
     }
     restWindow!.add(gyro, interval: dt)
