@@ -13,9 +13,13 @@ let package = Package(
   targets: [
     // Counts malloc calls inside this process, to show the per-sample path allocates nothing.
     .target(name: "MallocCounter"),
+    // Lets --profile count instructions of the fusion loop alone under callgrind.
+    .target(name: "CallgrindControl"),
     .executableTarget(
       name: "AttitudeBench",
-      dependencies: [.product(name: "Attitude", package: rootPackage), "MallocCounter"],
+      dependencies: [
+        .product(name: "Attitude", package: rootPackage), "MallocCounter", "CallgrindControl",
+      ],
       swiftSettings: [.unsafeFlags(["-Ounchecked", "-wmo"])],
       // Exported so that libswiftCore's and libc's own malloc calls land in the counter.
       linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]

@@ -33,8 +33,13 @@ public protocol AttitudeEstimator {
 
 extension MotionSample {
   /// True when time, acceleration and rotation rate (if any) are all finite.
-  @inlinable
+  @inlinable @inline(__always)
   public var isFinite: Bool {
-    time.isFinite && acceleration.isFinite && (rotationRate?.isFinite ?? true)
+    // x·0 is ±0 for a finite x and NaN for an infinity or a NaN, and a sum
+    // of zeros is zero: one comparison checks all seven numbers.
+    let a = acceleration
+    var zeros = time * 0 + a.x * 0 + a.y * 0 + a.z * 0
+    if let r = rotationRate { zeros += r.x * 0 + r.y * 0 + r.z * 0 }
+    return zeros == 0
   }
 }

@@ -12,7 +12,15 @@
 /// departs: the window is dropped, its rotation stays integrated with the
 /// bias as it was, and the bias learns nothing from it.
 extension GyroAccelFusion {
-  mutating func detectRest(gyro: Vector3, acceleration: Vector3, dt: Double) {
+  /// Runs at every sample with a gyroscope: updates the short-term means and
+  /// the current window. `orientation` is the almost-inertial orientation
+  /// just integrated (card → inertial), replaced when an accepted rest is
+  /// integrated afresh. Inlined into `update`; the rare end of a window is
+  /// ``closeRestWindow(orientation:)``.
+  @inline(__always)
+  mutating func detectRest(
+    gyro: Vector3, acceleration: Vector3, dt: Double, orientation: inout Quaternion
+  ) {
     biasVariance = min(biasVariance + biasRandomWalk2 * dt, maximumBias2)
     let alpha = restFactor.alpha(for: dt)
     restGyroMean += alpha * (gyro - restGyroMean)
@@ -23,15 +31,28 @@ extension GyroAccelFusion {
       && restGyroMean.lengthSquared < restGyroscopeLimit2
       && (restGyroMean - bias).lengthSquared
         <= restBiasGate2 * (biasVariance + shortTermMeanVariance)
-    guard steady, restWindow != nil else {
+    guard steady else {
       isAtRest = false
-      restWindow = steady ? RestWindow(start: gyroOrientation) : nil
+      // Most samples of a moving card: a test is cheaper than clearing the window.
+      if restWindow != nil { restWindow = nil }
+      return
+    }
+    guard restWindow != nil else {
+      isAtRest = false
+      restWindow = RestWindow(start: orientation)
       return
     }
     restWindow!.add(gyro, interval: dt)
     let needed =
       hasBiasEstimate ? parameters.restMinimumDuration : parameters.initialRestMinimumDuration
     guard restWindow!.duration >= needed else { return }
+    closeRestWindow(orientation: &orientation)
+  }
+
+  /// The window has lasted long enough: accepts it as rest, updating the
+  /// bias and integrating the window afresh with it, or rejects it.
+  @inline(never)
+  mutating func closeRestWindow(orientation: inout Quaternion) {
     let window = restWindow!
 
     let mean = window.meanRate
@@ -40,7 +61,7 @@ extension GyroAccelFusion {
     let combinedVariance = biasVariance + meanVariance
     guard innovation.lengthSquared <= restBiasGate2 * combinedVariance else {
       isAtRest = false
-      restWindow = RestWindow(start: gyroOrientation)
+      restWindow = RestWindow(start: orientation)
       return
     }
     bias += innovation * (biasVariance / combinedVariance)
@@ -48,7 +69,7 @@ extension GyroAccelFusion {
     biasVariance = biasVariance * meanVariance / combinedVariance
     hasBiasEstimate = true
     isAtRest = true
-    gyroOrientation = window.endOrientation(bias: bias)
-    restWindow = RestWindow(start: gyroOrientation)
+    orientation = window.endOrientation(bias: bias)
+    restWindow = RestWindow(start: orientation)
   }
 }

@@ -142,10 +142,23 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     isAtRest = false
   }
 
+  /// Inlined into the caller, which so hands the sample's fields over in
+  /// registers: passed by address, the caller's fresh copy of the sample is
+  /// read back in pieces that straddle its stores, and every step waits for
+  /// the previous one to retire (a store-forwarding stall).
+  @inlinable @inline(__always)
   public mutating func update(_ sample: MotionSample) -> AttitudeEstimate? {
+    update(time: sample.time, acceleration: sample.acceleration, rotationRate: sample.rotationRate)
+  }
+
+  /// ``update(_:)`` with the sample's fields: seconds, g and rad/s (card frame).
+  @usableFromInline
+  mutating func update(time: Double, acceleration: Vector3, rotationRate: Vector3?)
+    -> AttitudeEstimate?
+  {
+    let sample = MotionSample(time: time, acceleration: acceleration, rotationRate: rotationRate)
     guard sample.isFinite else { return nil }
-    let acceleration = sample.acceleration
-    let gyro = sample.rotationRate ?? .zero
+    let gyro = rotationRate ?? .zero
 
     let dt: Double
     switch timeStep.advance(to: sample.time) {
@@ -162,16 +175,19 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     }
 
     let rate = gyro - bias
-    if dt > 0 {
-      gyroOrientation =
-        (gyroOrientation * Quaternion(rotationRate: rate, interval: dt))
-        .renormalized
+    // The new orientation stays in a local for the whole step: read back from
+    // `self` right after being stored, it would wait for the store to reach
+    // the cache (the compiler's loads straddle its stores), every sample.
+    var g = gyroOrientation
+    if dt > 0 { g = (g * Quaternion(rotationRate: rate, interval: dt)).renormalized }
+    if sample.rotationRate != nil {
+      detectRest(gyro: gyro, acceleration: acceleration, dt: dt, orientation: &g)
     }
-    if sample.rotationRate != nil { detectRest(gyro: gyro, acceleration: acceleration, dt: dt) }
+    gyroOrientation = g
 
     let magnitude2 = acceleration.lengthSquared
     if usableMagnitude2.contains(magnitude2) {
-      let inertial = gyroOrientation.rotate(acceleration)
+      let inertial = g.rotate(acceleration)
       if hasInclination {
         let deviation = magnitude2.squareRoot() - 1
         block.add(inertial, deviation2: deviation * deviation, interval: dt)
@@ -186,7 +202,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     if block.count > 0 && block.duration >= parameters.correctionInterval {
       applyCorrection(learnBias: sample.rotationRate != nil && !isAtRest)
     }
-    orientation = inclinationCorrection * gyroOrientation
+    orientation = inclinationCorrection * g
     return AttitudeEstimate(
       orientation: orientation, rotationRate: sample.rotationRate == nil ? nil : rate)
   }

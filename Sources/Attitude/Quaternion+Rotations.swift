@@ -30,9 +30,10 @@ extension Quaternion {
     let s: Double  // sin(angle/2) / angle
     if angle2 < 0.0025 {
       // cos(a/2) and sin(a/2)/a to the a⁶ term: error below 1e-16 for a < 0.05.
+      // Products with the reciprocals (folded at compile time), not divisions.
       let h2 = angle2 * 0.25
-      c = 1 - h2 * (0.5 - h2 * (1.0 / 24 - h2 / 720))
-      s = 0.5 * (1 - h2 * (1.0 / 6 - h2 * (1.0 / 120 - h2 / 5040)))
+      c = 1 - h2 * (0.5 - h2 * (1.0 / 24 - h2 * (1.0 / 720)))
+      s = 0.5 * (1 - h2 * (1.0 / 6 - h2 * (1.0 / 120 - h2 * (1.0 / 5040))))
     } else {
       let angle = angle2.squareRoot()
       c = cos(angle / 2)

@@ -17,7 +17,7 @@ struct SmoothingFactor: Sendable {
   }
 
   /// α for a step of `dt` ≥ 0 seconds.
-  @inlinable
+  @inlinable @inline(__always)
   func alpha(for dt: Double) -> Double {
     let x = dt * rate
     if x < 0.01 {

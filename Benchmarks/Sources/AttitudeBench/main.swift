@@ -1,4 +1,5 @@
 import Attitude
+import CallgrindControl
 import Foundation
 import MallocCounter
 
@@ -7,15 +8,26 @@ import MallocCounter
 // plain low-pass τ = 0.103 s, the fusion's cost per sample (ns, median of
 // passes) and the allocations counted in the timed loops.
 //
-// usage: AttitudeBench [--passes N] [--set NAME=VALUE] [--accuracy-only] CSV...
+// usage: AttitudeBench [--passes N] [--set NAME=VALUE] [--accuracy-only]
+//                     [--orientations PREFIX] [--profile] CSV...
+//
+// --profile reads the trials, then runs only the fusion over each of them
+// once, with callgrind's instrumentation on just for that loop:
+//   valgrind --tool=callgrind --instr-atstart=no AttitudeBench --profile CSV...
+// and prints the sample count, to divide the instruction count by.
 
 var passes = 9
 var paths: [String] = []
 var parameters = FusionParameters()
 /// Where to write the fusion's per-sample inclination error (t_s, degrees), for diagnosis.
 var errorsPath: String?
+/// Where to write every fusion output (time, quaternion w x y z, bias x y z), one line a
+/// sample, to check that a change to the fusion leaves its results bit-identical.
+var orientationsPath: String?
 /// Only the RMSEs: no timing, no allocation counts (for parameter searches).
 var accuracyOnly = false
+/// Run the fusion once over each trial under callgrind and nothing else.
+var profile = false
 /// A file of parameter sets, one a line (`NAME=VALUE NAME=VALUE …`): prints
 /// the RMSEs of every set on every trial, reading the trials once.
 var gridPath: String?
@@ -56,10 +68,14 @@ while let a = arguments.next() {
     set(Substring(assignment), in: &parameters)
   } else if a == "--grid", let path = arguments.next() {
     gridPath = path
+  } else if a == "--profile" {
+    profile = true
   } else if a == "--accuracy-only" {
     accuracyOnly = true
   } else if a == "--errors", let path = arguments.next() {
     errorsPath = path
+  } else if a == "--orientations", let path = arguments.next() {
+    orientationsPath = path
   } else if a == "--usable-max", let value = arguments.next().flatMap(Double.init) {
     parameters.usableAccelerationRange = parameters.usableAccelerationRange.lowerBound...value
   } else {
@@ -126,6 +142,25 @@ func timeFusion(_ samples: [MotionSample], passes: Int) -> (Double, UInt) {
   return (costs[costs.count / 2], allocations)
 }
 
+if profile {
+  let trials = try paths.map { try BroadTrial(contentsOf: URL(fileURLWithPath: $0)) }
+  var sink = 0.0
+  var count = 0
+  for trial in trials {
+    var fusion = GyroAccelFusion(parameters: parameters)
+    callgrind_start_instrumentation()
+    trial.samples.withUnsafeBufferPointer { buffer in
+      for s in buffer {
+        if let e = fusion.update(s) { sink += e.orientation.w }
+      }
+    }
+    callgrind_stop_instrumentation()
+    count += trial.samples.count
+  }
+  print("{\"profiled_samples\": \(count), \"sink\": \(sink)}")
+  exit(0)
+}
+
 if let gridPath {
   let sets = try String(contentsOfFile: gridPath, encoding: .utf8).split(separator: "\n")
   let trials = try paths.map { try BroadTrial(contentsOf: URL(fileURLWithPath: $0)) }
@@ -176,6 +211,19 @@ for path in paths {
     }
     try? text.write(
       toFile: errorsPath + "-" + trial.name + ".csv", atomically: true, encoding: .utf8)
+  }
+  if let orientationsPath {
+    // Double's description round-trips exactly, so equal files mean bit-identical outputs.
+    var text = ""
+    var rerun = GyroAccelFusion(parameters: parameters)
+    for s in trial.samples {
+      guard let e = rerun.update(s) else { continue }
+      let q = e.orientation
+      let b = rerun.bias
+      text += "\(s.time) \(q.w) \(q.x) \(q.y) \(q.z) \(b.x) \(b.y) \(b.z)\n"
+    }
+    try? text.write(
+      toFile: orientationsPath + "-" + trial.name + ".txt", atomically: true, encoding: .utf8)
   }
   var tilt = AccelerometerTiltEstimator(parameters: parameters)
   let accelRMSE = trial.inclinationRMSE(estimatedUp: upVectors(&tilt, trial.samples))
