@@ -15,7 +15,7 @@ enum DeviceSetup {
         throw UsageError("'--mount-matrix': \(error)")
       }
     } else if let text = udevMatrix {
-      matrix = try? MountMatrix(parsing: text)
+      matrix = udevMountMatrix(text, device: device)
     }
     let profile = DeviceProfile.classify(info, mountMatrix: matrix)
     guard profile.kind != .unsupported else {
@@ -24,5 +24,19 @@ enum DeviceSetup {
           + "See 'tilt-cli devices' for the devices that can.")
     }
     return profile
+  }
+
+  /// udev's `ACCEL_MOUNT_MATRIX` for `device`, parsed; a malformed one is
+  /// reported and left out (a system bug, not the user's).
+  static func udevMountMatrix(_ text: String?, device: String) -> MountMatrix? {
+    guard let text else { return nil }
+    do {
+      return try MountMatrix(parsing: text)
+    } catch {
+      StandardError.write(
+        "tilt-cli: ignoring the udev ACCEL_MOUNT_MATRIX of \(device) (system bug: \(error)); "
+          + "pass --mount-matrix to set the axes\n")
+      return nil
+    }
   }
 }

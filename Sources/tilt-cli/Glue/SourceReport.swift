@@ -51,9 +51,8 @@ struct SourceReport {
   private static func live(_ path: String, seconds: Double) throws -> SourceReport {
     let device = try LiveDevice(path: path)
     defer { device.close() }
-    let matrix = UdevProperties.accelMountMatrix(forDevicePath: path).flatMap {
-      try? MountMatrix(parsing: $0)
-    }
+    let matrix = DeviceSetup.udevMountMatrix(
+      UdevProperties.accelMountMatrix(forDevicePath: path), device: path)
     var report = SourceReport(
       source: path, format: "device", name: device.info.name,
       profile: DeviceProfile.classify(device.info, mountMatrix: matrix))
