@@ -658,6 +658,213 @@ SCENARIOS = [
     (10, "full disk: record fails clearly and leaves no file", s10_full_disk),
 ]
 
+# 21 (--serve) -----------------------------------------------------------------
+class _SSEViewer:
+    """A /frames reader: each event with its arrival time (CLOCK_REALTIME)."""
+
+    def __init__(self, port, read=True, rcvbuf=None):
+        import socket
+        import threading
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        if rcvbuf:
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        self.sock.sendall(("GET /frames HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % port).encode())
+        self.events = []  # (arrival, text)
+        self.id = None
+        self._raw = b""
+        self._body = b""
+        self._head = False
+        if read:
+            self._thread = threading.Thread(target=self._run, daemon=True)
+            self._thread.start()
+
+    def _run(self):
+        while True:
+            try:
+                chunk = self.sock.recv(65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            now = time.clock_gettime(time.CLOCK_REALTIME)
+            self._raw += chunk
+            if not self._head:
+                if b"\r\n\r\n" not in self._raw:
+                    continue
+                self._raw = self._raw.split(b"\r\n\r\n", 1)[1]
+                self._head = True
+            while b"\r\n" in self._raw:  # chunked framing
+                size_text, rest = self._raw.split(b"\r\n", 1)
+                size = int(size_text, 16)
+                if len(rest) < size + 2:
+                    break
+                self._body += rest[:size]
+                self._raw = rest[size + 2:]
+            while b"\n\n" in self._body:
+                event, self._body = self._body.split(b"\n\n", 1)
+                text = event.decode()
+                if text.startswith("event: viewer"):
+                    self.id = json.loads(text.split("data: ", 1)[1])["id"]
+                else:
+                    self.events.append((now, text[len("data: "):]))
+
+    def frames(self):
+        return [json.loads(text) for _, text in self.events]
+
+    def close(self):
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+
+def _http(port, method, path, body=None, headers=None):
+    import http.client
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    c.request(method, path, body=body, headers=headers or {})
+    r = c.getresponse()
+    data = r.read().decode()
+    c.close()
+    return r.status, data
+
+
+def s21_serve():
+    """`live --serve`: frames over SSE equal the jsonl and a replay; hidden closes the node with
+    0 wake-ups; visible reopens it; flip; 403; a killed and a stalled viewer leave the others served;
+    latency kernel time → SSE event beside the jsonl pipe's."""
+    ui = dev.accelerometer(name="tilt-vm serve")
+    node = dev.node_of(ui)
+    capture = EventCapture(dev.open_reader(node))
+    live = Watched(cli("live", "--device", node, "--serve", "127.0.0.1:0", "--format", "jsonl", "--every-sample"),
+                   log("s21-live.txt"))
+    viewers = []
+    try:
+        deadline = time.monotonic() + 30
+        port = None
+        while port is None and time.monotonic() < deadline:
+            for line in live.err:
+                m = re.match(r"serving http://127\.0\.0\.1:(\d+)/$", line)
+                if m:
+                    port = int(m.group(1))
+            if live.proc.poll() is not None:
+                raise Failure("live --serve exited: " + live.describe_exit())
+            time.sleep(0.05)
+        check(port, "no 'serving http://127.0.0.1:PORT/' line on stderr: %r" % live.stderr_text()[-300:])
+        status, state = _http(port, "GET", "/state")
+        check(status == 200 and json.loads(state)["device"] == "closed",
+              "with no viewer the device should be closed: %s %s" % (status, state))
+        v = _SSEViewer(port)
+        viewers.append(v)
+        live.wait_open(node)
+        _eventually(lambda: v.id is not None, 10)
+        m = dev.Motion(ui, 100, seed=21)
+        m.hold(dev.up_vector(0, 0), 0.3)
+        m.ramp((0, 0), (30, -20), 1.0)
+        m.hold(dev.up_vector(30, -20), 0.5)
+        samples = capture.reports()
+        live.wait_lines(samples, timeout=30)
+        _eventually(lambda: len(v.events) >= samples, 10)
+        sse = [text for _, text in v.events]
+        piped = [text for _, text in live.lines]
+        check(len(sse) >= samples, "the viewer got %d frames for %d samples" % (len(sse), samples))
+        check(sse[:len(piped)] == piped[:len(sse)], "SSE frames differ from the jsonl lines")
+        # Latency: kernel time of each sample → its event on the viewer's socket, beside stdout.
+        kernel = [ev.sec + ev.usec / 1e6 for ev in capture.events if ev.type == e.EV_SYN and ev.code == e.SYN_REPORT]
+        def lat(pairs):
+            out = []
+            for arrival, text in pairs:
+                t = json.loads(text)["t"]
+                k = min(kernel, key=lambda k: abs((k - kernel[0]) - t))
+                if abs((k - kernel[0]) - t) < 2e-6:
+                    out.append((arrival - k) * 1000)
+            return sorted(out[10:])
+        sl, pl = lat(v.events[:samples]), lat(live.lines[:samples])
+        # The same events replayed give the same frames.
+        first = []
+        for ev in capture.events:
+            first.append(ev)
+            if ev.type == e.EV_SYN and ev.code == e.SYN_REPORT and len(first) and \
+                    sum(1 for x in first if x.type == e.EV_SYN and x.code == e.SYN_REPORT) == samples:
+                break
+        recording = os.path.join(WORK, "s21-played.evemu")
+        write_recording(node, first, recording)
+        replay = subprocess.run(cli("replay", recording, "--format", "jsonl", "--every-sample", "--speed", "max"),
+                                capture_output=True, text=True, timeout=120)
+        check(replay.returncode == 0, "replay failed (%d): %s" % (replay.returncode, replay.stderr[-300:]))
+        replayed = [json.loads(x) for x in replay.stdout.splitlines() if x.strip()]
+        check(len(replayed) == samples, "replay gave %d frames for %d samples" % (len(replayed), samples))
+        for i, (a, b) in enumerate(zip([json.loads(x) for x in sse[:samples]], replayed)):
+            d = compare_numbers(a, b, "frame %d" % (i + 1), 1e-5)
+            check(d is None, "SSE and replay differ at " + str(d))
+        # Hidden: the node closes, the process sleeps.
+        status, _ = _http(port, "POST", "/visibility?viewer=" + v.id, body="hidden")
+        check(status == 204, "POST /visibility hidden: %s" % status)
+        _eventually(lambda: not live.holds(node), 10)
+        status, state = _http(port, "GET", "/state")
+        st = json.loads(state)
+        check(st["device"] == "closed" and st["visible"] == 0 and st["viewers"] == 1,
+              "/state while hidden: %s" % state)
+        check(not live.holds(node), "%s still open while no viewer is visible" % node)
+        time.sleep(0.5)
+        v0, _, threads = live.context_switches()
+        time.sleep(5)
+        v1, _, _ = live.context_switches()
+        check(v1 == v0, "hidden: %d voluntary context switches in 5 s (want 0)" % (v1 - v0))
+        # Visible again: reopens, frames flow.
+        before = len(v.events)
+        status, _ = _http(port, "POST", "/visibility?viewer=" + v.id, body="visible")
+        check(status == 204, "POST /visibility visible: %s" % status)
+        live.wait_open(node, timeout=10)
+        m.ramp((30, -20), (0, 10), 0.5)
+        _eventually(lambda: len(v.events) > before + 20, 10)
+        check(len(v.events) > before + 20, "no frames after visible again")
+        # Flip over /control; a foreign Origin is refused.
+        status, _ = _http(port, "POST", "/control", body="flip", headers={"Origin": "http://evil.example"})
+        check(status == 403, "foreign Origin got %s, want 403" % status)
+        status, _ = _http(port, "POST", "/control", body="flip")
+        check(status == 204, "POST /control flip: %s" % status)
+        m.hold(dev.up_vector(0, 10), 1.0)
+        _eventually(lambda: any(f["card"]["flipAngle"] == 180 for f in v.frames()[before:]), 10)
+        check(any(f["card"]["flipped"] and f["card"]["flipAngle"] == 180 for f in v.frames()[before:]),
+              "no frame at flipAngle 180 after POST /control flip")
+        # A killed viewer and a stalled one leave the first served.
+        killed = _SSEViewer(port)
+        stalled = _SSEViewer(port, read=False, rcvbuf=4096)
+        viewers += [killed, stalled]
+        _eventually(lambda: killed.id is not None, 10)
+        killed.close()
+        before = len(v.events)
+        played = capture.reports()
+        m.ramp((0, 10), (20, 20), 2.0)
+        want = capture.reports() - played
+        _eventually(lambda: len(v.events) >= before + want, 10)
+        check(len(v.events) >= before + want,
+              "with a killed and a stalled viewer the first got %d of %d frames" % (len(v.events) - before, want))
+        status, state = _http(port, "GET", "/state")
+        check(json.loads(state)["viewers"] == 2, "/state after the kill: %s (want 2 viewers)" % state)
+        rc = live.interrupt()
+        check(rc == 0, "live --serve did not exit cleanly on SIGINT: " + live.describe_exit())
+    finally:
+        for x in viewers:
+            x.close()
+        live.kill()
+        live.save_log()
+        capture.stop()
+        ui.close()
+    FIGURES.append(
+        "scenario 21 (latency, kernel event time → arrival at the reader, %d samples at 100 Hz after 10 warm-up, "
+        "same run): tilt-cli live --serve --every-sample, SSE event on a /frames socket p50 %.3f ms, p99 %.3f ms; "
+        "jsonl line on the stdout pipe p50 %.3f ms, p99 %.3f ms"
+        % (len(sl), _percentile(sl, 50), _percentile(sl, 99), _percentile(pl, 50), _percentile(pl, 99)))
+    FIGURES.append("scenario 21 (power): hidden viewer, device closed: %d voluntary context switches in 5 s (%d threads)"
+                   % (v1 - v0, threads))
+    return "SSE = jsonl (%d frames); hidden closes %s, 0 wake-ups in 5 s; visible reopens; flip; 403; killed+stalled " \
+           "viewers leave the first served; SSE p50 %.2f ms vs pipe %.2f ms" % (
+               len(sse), node, _percentile(sl, 50), _percentile(pl, 50))
+
+
+SCENARIOS.append((21, "live --serve: SSE frames, visibility closes the device, 403, bad viewers", s21_serve))
+
 
 def main():
     global CLI, WORK
