@@ -19,10 +19,12 @@ let package = Package(
     .target(name: "Attitude"),
     .target(name: "TiltCard", dependencies: ["Attitude"]),
     .executableTarget(name: "tilt-cli", dependencies: ["Evdev", "Attitude", "TiltCard"]),
-    .testTarget(name: "EvdevTests", dependencies: ["Evdev"]),
-    .testTarget(name: "AttitudeTests", dependencies: ["Attitude"]),
-    .testTarget(name: "TiltCardTests", dependencies: ["TiltCard", "Attitude"]),
-    .testTarget(name: "CLITests", dependencies: ["tilt-cli"]),
+    // What a test needs from the machine (tools, shared data): skip or fail, in one place.
+    .target(name: "TestTools", path: "Tests/TestTools"),
+    .testTarget(name: "EvdevTests", dependencies: ["Evdev", "TestTools"]),
+    .testTarget(name: "AttitudeTests", dependencies: ["Attitude", "TestTools"]),
+    .testTarget(name: "TiltCardTests", dependencies: ["TiltCard", "Attitude", "TestTools"]),
+    .testTarget(name: "CLITests", dependencies: ["tilt-cli", "TestTools"]),
   ],
   swiftLanguageModes: [.v5]
 )

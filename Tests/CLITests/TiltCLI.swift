@@ -1,4 +1,5 @@
 import Foundation
+import TestTools
 
 /// Runs the built `tilt-cli` binary and captures what it prints.
 enum TiltCLI {
@@ -35,6 +36,24 @@ enum TiltCLI {
     -> Result
   {
     try runTool(binary.path, arguments, stdin: stdin, in: directory)
+  }
+
+  /// Runs the binary with its standard streams on a terminal (a pseudo-terminal
+  /// made by util-linux's `script`), as a person at a shell would; what it
+  /// prints on both streams comes back as `stdout`.
+  static func runOnTerminal(_ arguments: [String], environment: [String: String] = [:]) throws
+    -> Result
+  {
+    let script = try Tool.script.require()
+    func quoted(_ s: String) -> String {
+      "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+    let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(quoted($0.value))" }
+    let command = (["env"] + assignments + ([binary.path] + arguments).map(quoted))
+      .joined(separator: " ")
+    var r = try runTool(script, ["-qec", command, "/dev/null"])
+    r.stdout = r.stdout.replacingOccurrences(of: "\r\n", with: "\n")
+    return r
   }
 
   /// Runs any program the same way.
