@@ -49,7 +49,9 @@ enum TiltCLI {
       "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
     let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(quoted($0.value))" }
-    let command = (["env"] + assignments + ([binary.path] + arguments).map(quoted))
+    // The colour variables only as the test gives them.
+    let cleared = ["-u", "NO_COLOR", "-u", "COLORTERM", "-u", "TERM"]
+    let command = (["env"] + cleared + assignments + ([binary.path] + arguments).map(quoted))
       .joined(separator: " ")
     var r = try runTool(script, ["-qec", command, "/dev/null"])
     r.stdout = r.stdout.replacingOccurrences(of: "\r\n", with: "\n")

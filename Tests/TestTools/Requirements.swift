@@ -66,6 +66,7 @@ public struct Tool: Sendable {
   public static let cc = Tool("cc", "gcc", "clang", package: "gcc")
   public static let script = Tool("script", package: "bsdutils")
   public static let evemuPlay = Tool("evemu-play", package: "evemu-tools")
+  public static let setpriv = Tool("setpriv", package: "util-linux")
 
   /// Where the tool is, or nil.
   public var path: String? { TestTools.path(names) }
