@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 /// What the system says about an event node that could not be opened, from
 /// files anyone may read: its name from sysfs (`/sys/dev/char/M:N/device/name`)

@@ -8,7 +8,8 @@ import Testing
   /// `/dev/null` stands in for an event node: a character device (1:3) whose
   /// sysfs and udev entries are written to a scratch directory.
   @Test func nameFromSysfsAndKindFromUdev() throws {
-    let root = TestData.scratchDirectory()
+    let root = NSTemporaryDirectory() + "tilt-unreadable-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: root) }
     let sysfs = root + "/sys"
     let udev = root + "/udev"
     try FileManager.default.createDirectory(
@@ -29,8 +30,11 @@ import Testing
     #expect(UnreadableDevice(path: "/dev/null", sysfs: sysfs, udev: udev).isMotionDevice == nil)
   }
 
-  @Test func aPlainFileHasNoEntries() {
-    let device = UnreadableDevice(path: TestData.file("x"))
+  @Test func aPlainFileHasNoEntries() throws {
+    let path = NSTemporaryDirectory() + "tilt-unreadable-\(UUID().uuidString)"
+    try "x".write(toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let device = UnreadableDevice(path: path)
     #expect(device.name == nil && device.isMotionDevice == nil)
   }
 }
