@@ -14,12 +14,11 @@ enum TiltCLI {
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
   /// `../shared/data` beside the package, where the third-party data lives.
-  static let sharedData = packageRoot.deletingLastPathComponent().appendingPathComponent(
-    "shared/data")
+  static let sharedData = TestTools.sharedData
 
-  static var hasSharedData: Bool {
-    FileManager.default.fileExists(atPath: sharedData.appendingPathComponent("README.md").path)
-  }
+  /// Whether `../shared/data` is there; tests that need it say so with
+  /// `.needsSharedData()`, so its absence shows as a skip.
+  static var hasSharedData: Bool { TestTools.sharedData("README.md") != nil }
 
   /// The binary beside the test bundle (the same build directory).
   static let binary: URL = {

@@ -16,6 +16,12 @@ public enum TestTools {
     ProcessInfo.processInfo.environment["TILT_REQUIRE_TOOLS"] == "1"
   }
 
+  /// Whether a test that needs tools runs: when none is missing, or when
+  /// tools are required (it runs and fails at the tool's `require()`).
+  public static func runs(missing: [String], required: Bool = toolsRequired) -> Bool {
+    missing.isEmpty || required
+  }
+
   /// The package root, found from this file's path.
   public static let packageRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -25,9 +31,18 @@ public enum TestTools {
     .appendingPathComponent("shared/data")
 
   /// `../shared/data/RELATIVE` when it exists.
-  public static func sharedData(_ relative: String) -> URL? {
-    let url = sharedData.appendingPathComponent(relative)
+  public static func sharedData(_ relative: String) -> URL? { shared("data/" + relative) }
+
+  /// `../shared/RELATIVE` (the contract's tools, its data) when it exists.
+  public static func shared(_ relative: String) -> URL? {
+    let url = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/" + relative)
     return FileManager.default.fileExists(atPath: url.path) ? url : nil
+  }
+
+  /// `../shared/RELATIVE`; throws (the test fails) when it is absent, for a
+  /// test whose ``Trait/needsShared(_:)`` condition let it run.
+  public static func requireShared(_ relative: String) throws -> URL {
+    try #require(shared(relative), "../shared/\(relative) is absent")
   }
 
   /// The first of `names` found on `PATH` (or given as an absolute path).
@@ -100,21 +115,26 @@ extension Trait where Self == ConditionTrait {
       "\($0.names[0]) (apt-get install \($0.package))"
     }
     return .enabled(
-      if: missing.isEmpty || TestTools.toolsRequired,
+      if: TestTools.runs(missing: missing),
       Comment(rawValue: "needs " + missing.joined(separator: ", ")))
   }
 
   /// Like ``needs(_:)-swift.type.method`` for a header file.
   public static func needs(_ header: Header) -> Self {
     .enabled(
-      if: header.isInstalled || TestTools.toolsRequired,
+      if: TestTools.runs(missing: header.isInstalled ? [] : [header.path]),
       Comment(rawValue: "needs \(header.path) (apt-get install \(header.package))"))
   }
 
   /// Runs the test when `../shared/data/RELATIVE` is there; else a skip that says so.
   public static func needsSharedData(_ relative: String = "README.md") -> Self {
+    needsShared("data/" + relative)
+  }
+
+  /// Runs the test when `../shared/RELATIVE` is there; else a skip that says so.
+  public static func needsShared(_ relative: String) -> Self {
     .enabled(
-      if: TestTools.sharedData(relative) != nil,
-      Comment(rawValue: "needs ../shared/data/\(relative), which is absent"))
+      if: TestTools.shared(relative) != nil,
+      Comment(rawValue: "needs ../shared/\(relative), which is absent"))
   }
 }
