@@ -39,7 +39,8 @@ let package = Package(
       dependencies: ["Evdev", "EvdevCore", "CEvdev", "SystemCalls", "TestTools"]),
     .testTarget(name: "AttitudeTests", dependencies: ["Attitude", "TestTools"]),
     .testTarget(name: "TiltCardTests", dependencies: ["TiltCard", "Attitude", "TestTools"]),
-    .testTarget(name: "CLITests", dependencies: ["tilt-cli", "TestTools"]),
+    .testTarget(name: "TiltTests", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard"]),
+    .testTarget(name: "CLITests", dependencies: ["tilt-cli", "TestTools"], exclude: ["Golden"]),
   ],
   swiftLanguageModes: [.v5]
 )

@@ -1,4 +1,5 @@
 import Evdev
+import Tilt
 
 /// Plain `tilt-cli`: live from the first motion device, else the bundled demo.
 enum DefaultCommand: Command {
@@ -16,7 +17,7 @@ enum DefaultCommand: Command {
   static func run(_ arguments: CommandLineArguments) throws -> Int32 {
     let options = try PipelineOptions(arguments)
     if let device = DeviceChoice.firstMotionDeviceIfAny() {
-      return try LiveSession(options: options, devicePath: device, wait: false).run()
+      return try LiveCommand.live(options: options, devicePath: device, wait: false)
     }
     let notice = DemoNotice(
       unreadable: DeviceListing.scan().entries.compactMap { entry in
@@ -25,10 +26,10 @@ enum DefaultCommand: Command {
       })
     // Before the view: on a terminal it is there again when the view ends.
     StandardError.write("tilt-cli: \(notice.message)\n")
-    let source = try RecordingSource.demo(options: options)
-    try Pipeline(options: options, hasGyroscope: source.hasGyroscope, title: notice.heading)
-      .replay(source, speed: 1)
-    return ExitStatus.success
+    let configuration = try options.tiltConfiguration()
+    return try ReplayCommand.play(
+      DemoMotionSource(configuration: configuration), options: options,
+      configuration: configuration, speed: 1, title: notice.heading)
   }
 }
 
