@@ -38,7 +38,9 @@ let package = Package(
       name: "Tilt", dependencies: ["Evdev", "EvdevCore", "Attitude", "TiltCard", "SystemCalls"]),
     .executableTarget(
       name: "tilt-cli",
-      dependencies: ["Tilt", "Evdev", "EvdevCore", "Attitude", "TiltCard", "SystemCalls"]),
+      dependencies: [
+        "Tilt", "Evdev", "EvdevCore", "Attitude", "TiltCard", "SystemCalls", "CardServer",
+      ]),
     // What a test needs from the machine (tools, shared data): skip or fail, in one place.
     .target(name: "TestTools", path: "Tests/TestTools"),
     .testTarget(name: "EvdevCoreTests", dependencies: ["EvdevCore", "TestTools"]),

@@ -42,6 +42,11 @@ enum LiveCommand: Command {
           StandardError.write("tilt-cli live: \(note)\n")
         }
       })
+    if let address = options.serve {
+      let page = try LivePage(
+        address: address, card: configuration.card, title: manager.deviceInfo.name)
+      try page.attach(to: manager)
+    }
     if manager.pipeline.sink is TerminalSink {
       manager.participants.append(TerminalKeys(input: STDIN_FILENO, pipeline: manager.pipeline))
     } else if options.output == nil {
