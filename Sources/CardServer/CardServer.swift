@@ -225,8 +225,11 @@ public final class CardServer {
   }
 
   /// Ends every stream and stops the daemon; the descriptors are closed.
+  /// The callbacks are not called from here on.
   public func close() {
     guard let daemon else { return }
+    onControl = nil
+    onVisibilityChange = nil
     for viewer in order { end(viewer) }
     run()
     for viewer in order where viewer.suspended {

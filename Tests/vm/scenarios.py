@@ -728,10 +728,25 @@ def _http(port, method, path, body=None, headers=None):
     return r.status, data
 
 
+def _loopback_up():
+    """The guest boots with lo down; the server listens on 127.0.0.1."""
+    import fcntl
+    import socket
+    import struct
+    siocgifflags, siocsifflags, iff_up = 0x8913, 0x8914, 0x1
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        flags = struct.unpack("16sh", fcntl.ioctl(s, siocgifflags, struct.pack("16sh", b"lo", 0)))[1]
+        fcntl.ioctl(s, siocsifflags, struct.pack("16sh", b"lo", flags | iff_up))
+    finally:
+        s.close()
+
+
 def s21_serve():
     """`live --serve`: frames over SSE equal the jsonl and a replay; hidden closes the node with
     0 wake-ups; visible reopens it; flip; 403; a killed and a stalled viewer leave the others served;
     latency kernel time → SSE event beside the jsonl pipe's."""
+    _loopback_up()
     ui = dev.accelerometer(name="tilt-vm serve")
     node = dev.node_of(ui)
     capture = EventCapture(dev.open_reader(node))

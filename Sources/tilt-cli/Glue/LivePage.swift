@@ -9,6 +9,7 @@ extension CardServer: LoopParticipant {}
 /// `--serve [HOST:]PORT` (SPEC §6): the live page's server, and the rule that
 /// ties its viewers to the updates: they run only while some viewer has the
 /// page visible and nobody asked to stop; otherwise the device is closed.
+/// The server's callbacks hold this object until ``CardServer/close()``.
 final class LivePage {
   let server: CardServer
   /// `POST /control stop` (or `p` on the page) until `start`.
@@ -33,12 +34,14 @@ final class LivePage {
     let server = self.server
     manager.participants.append(server)
     manager.observeFrames { server.broadcast($0) }
-    server.status = { [unowned manager] in
-      CardServer.Status(deviceOpen: manager.isDeviceOpen, state: manager.state)
+    server.status = { [weak manager] in
+      CardServer.Status(
+        deviceOpen: manager?.isDeviceOpen ?? false, state: manager?.state ?? .stopped)
     }
-    let apply: () -> Void = { [unowned self, unowned manager] in
+    let apply: () -> Void = { [self, weak manager] in
+      guard let manager else { return }
       do {
-        if wanted {
+        if self.wanted {
           try manager.startDeviceMotionUpdates()
         } else {
           try manager.stopDeviceMotionUpdates()
@@ -48,10 +51,11 @@ final class LivePage {
       }
     }
     server.onVisibilityChange = { _ in apply() }
-    server.onControl = { [unowned self, unowned manager] control in
+    server.onControl = { [self, weak manager] control in
+      guard let manager else { return }
       switch control {
-      case .stop: stoppedByViewer = true
-      case .start: stoppedByViewer = false
+      case .stop: self.stoppedByViewer = true
+      case .start: self.stoppedByViewer = false
       case .flip, .recenter: try? manager.perform(control.command)
       }
       // A flip restarts stopped updates; they stay stopped while nobody watches.
@@ -66,22 +70,24 @@ final class LivePage {
     let pipeline = player.pipeline
     player.participants.append(server)
     pipeline.frameObservers.append { server.broadcast($0) }
-    server.status = { [unowned pipeline] in
-      CardServer.Status(deviceOpen: false, state: pipeline.session.state)
+    server.status = { [weak pipeline] in
+      CardServer.Status(deviceOpen: false, state: pipeline?.session.state ?? .stopped)
     }
-    let apply: () -> Void = { [unowned self, unowned pipeline] in
+    let apply: () -> Void = { [self, weak pipeline] in
+      guard let pipeline else { return }
       let state = pipeline.session.state
-      if wanted && state == .stopped {
+      if self.wanted && state == .stopped {
         try? pipeline.perform(.startUpdates)
-      } else if !wanted && state == .active {
+      } else if !self.wanted && state == .active {
         try? pipeline.perform(.stopUpdates)
       }
     }
     server.onVisibilityChange = { _ in apply() }
-    server.onControl = { [unowned self, unowned pipeline] control in
+    server.onControl = { [self, weak pipeline] control in
+      guard let pipeline else { return }
       switch control {
-      case .stop: stoppedByViewer = true
-      case .start: stoppedByViewer = false
+      case .stop: self.stoppedByViewer = true
+      case .start: self.stoppedByViewer = false
       case .flip, .recenter: try? pipeline.perform(control.command)
       }
       apply()
