@@ -54,7 +54,7 @@ public final class CardServer {
     /// Connections open at once, viewers included; more are closed at once.
     public var connections: Int = 64
     /// Events queued for one viewer before its oldest are dropped.
-    public var queuedEvents: Int = 32
+    public var queuedEvents: Int = 256
     /// The longest `POST` body read; a longer one is answered 400.
     public var bodyBytes: Int = 256
     public init() {}

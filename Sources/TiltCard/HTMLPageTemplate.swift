@@ -171,10 +171,12 @@ extension HTMLRenderer {
       face.querySelector(".sheen").style.transform =
         "translate(" + f[7] + "px," + f[8] + "px)";
       readout.textContent = (LIVE ? "" : f[0].toFixed(2).padStart(7) + " s  ") +
-        "pitch " + f[13].toFixed(1).padStart(6) + "°  roll " + f[14].toFixed(1).padStart(6) + "°" +
-        (f[12] ? "  stopped" : "         ");
+        "pitch " + degrees(f[13]) + "  roll " + degrees(f[14]) + (f[12] ? "  stopped" : "         ");
     }
     reduce.addEventListener("change", function () { if (last) draw(last); });
+
+    // One decimal, no "-0.0".
+    function degrees(v) { return ((Math.round(v * 10) / 10) || 0).toFixed(1).padStart(6) + "°"; }
 
     function rowFromJSON(o) {
       const c = o.card;
