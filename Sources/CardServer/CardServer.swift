@@ -106,6 +106,14 @@ public final class CardServer {
   private var generator = SystemRandomNumberGenerator()
   /// The `Host` values a request may carry (DNS rebinding guard), or nil for any.
   private let allowedHosts: Set<String>?
+  /// `TILT_SERVE_DEBUG=1`: one stderr line per viewer event, for diagnosis.
+  private let debug = getenv("TILT_SERVE_DEBUG") != nil
+
+  func trace(_ text: @autoclosure () -> String) {
+    guard debug else { return }
+    let line = "tilt-serve: " + text() + "\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
+  }
 
   /// Starts serving `page` at `address`.
   public init(address: ServeAddress, page: String, limits: Limits = Limits()) throws(Failure) {
@@ -187,7 +195,11 @@ public final class CardServer {
     for viewer in order where viewer.suspended && ready.contains(viewer.socket) {
       var byte: UInt8 = 0
       let n = recv(viewer.socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
-      if n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+      let error = errno
+      trace(
+        "viewer \(viewer.id.prefix(6)) socket \(viewer.socket) ready while suspended: peek \(n) errno \(error)"
+      )
+      if n == 0 || (n < 0 && error != EAGAIN && error != EWOULDBLOCK && error != EINTR) {
         end(viewer)
       } else if n > 0 {
         viewer.watchSocket = false
@@ -285,12 +297,16 @@ public final class CardServer {
     viewer.enqueue(Array("event: viewer\ndata: {\"id\": \"\(id)\"}\n\n".utf8))
     viewers[id] = viewer
     order.append(viewer)
+    trace("viewer \(id.prefix(6)) added, socket \(viewer.socket)")
     updateVisibility()
     return viewer
   }
 
   func removeViewer(_ viewer: Viewer) {
     guard viewers[viewer.id] === viewer else { return }
+    trace(
+      "viewer \(viewer.id.prefix(6)) removed (closing \(viewer.closing), dropped \(viewer.dropped))"
+    )
     viewers[viewer.id] = nil
     order.removeAll { $0 === viewer }
     updateVisibility()

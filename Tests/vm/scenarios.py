@@ -750,14 +750,16 @@ def s21_serve():
     ui = dev.accelerometer(name="tilt-vm serve")
     node = dev.node_of(ui)
     capture = EventCapture(dev.open_reader(node))
+    os.environ["TILT_SERVE_DEBUG"] = "1"
     live = Watched(cli("live", "--device", node, "--serve", "127.0.0.1:0", "--format", "jsonl", "--every-sample"),
                    log("s21-live.txt"))
+    del os.environ["TILT_SERVE_DEBUG"]
     viewers = []
     try:
         deadline = time.monotonic() + 30
         port = None
         while port is None and time.monotonic() < deadline:
-            for line in live.err:
+            for line in list(live.err):
                 m = re.match(r"serving http://127\.0\.0\.1:(\d+)/$", line)
                 if m:
                     port = int(m.group(1))
