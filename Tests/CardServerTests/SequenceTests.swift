@@ -40,3 +40,31 @@ import Testing
     #expect(got == 89)
   }
 }
+
+extension SequenceTests {
+  /// With a stalled viewer that has filled its socket, each frame still
+  /// reaches a reading viewer at once, not at some later wake-up.
+  @Test func framesReachAReaderPromptlyBesideAStalledViewer() throws {
+    let loop = try TestLoop()
+    defer { loop.stop() }
+    let reader = try EventStream(port: loop.port)
+    let stalled = try EventStream(port: loop.port, receiveBuffer: 4096)
+    _ = stalled
+    #expect(loop.eventually { $0.viewerCount == 2 })
+    // Fill the stalled viewer's socket and queue.
+    for i in 0..<300 {
+      loop.perform { $0.broadcast(frameJSON: Array(CardServerTests.line(i, padding: 3000).utf8)) }
+      #expect(reader.nextEvent() != nil)
+    }
+    var late = 0
+    for i in 0..<50 {
+      loop.perform { $0.broadcast(frameJSON: Array(CardServerTests.line(500 + i).utf8)) }
+      var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
+      setsockopt(
+        reader.connection.fd, SOL_SOCKET, SO_RCVTIMEO, &timeout,
+        socklen_t(MemoryLayout<timeval>.size))
+      if reader.nextEvent() != "data: " + CardServerTests.line(500 + i).dropLast() { late += 1 }
+    }
+    #expect(late == 0, "\(late) of 50 frames did not arrive within 0.2 s")
+  }
+}

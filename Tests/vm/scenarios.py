@@ -815,9 +815,11 @@ def s21_serve():
         theirs = replayed[-samples:]
         for i, (a, b) in enumerate(zip(mine, theirs)):
             a, b = dict(a), dict(b)
-            ta, tb = a.pop("t"), b.pop("t")
-            d = compare_numbers(a, b, "sample %d" % (i + 1), 1e-5)
-            check(d is None, "SSE and replay differ at " + str(d))
+            a.pop("t"), b.pop("t")
+            d = compare_numbers(a, b, "sample %d of the last %d" % (i + 1, samples), 1e-5)
+            if d:
+                problems.append("SSE and replay differ at " + d)
+                break
         t_served = [f["t"] for f in mine]
         t_replayed = [f["t"] for f in theirs]
         drift = max(abs((x - t_served[0]) - (y - t_replayed[0])) for x, y in zip(t_served, t_replayed))
@@ -870,13 +872,21 @@ def s21_serve():
         played = capture.reports()
         m.ramp((5, 10), (20, 20), 2.0)
         want = capture.reports() - played
-        _eventually(lambda: len(v.events) >= before + want, 10)
+        # The guest under TCG can starve the reader thread for seconds: wait.
+        _eventually(lambda: len(v.events) >= before + want, 30)
         check(len(v.events) >= before + want,
               "with a killed and a stalled viewer the first got %d of %d frames" % (len(v.events) - before, want))
         status, state = _http(port, "GET", "/state")
         check(json.loads(state)["viewers"] == 2, "/state after the kill: %s (want 2 viewers)" % state)
         rc = live.interrupt()
         check(rc == 0, "live --serve did not exit cleanly on SIGINT: " + live.describe_exit())
+        FIGURES.append(
+            "scenario 21 (latency, kernel event time → arrival at the reader, %d samples at 100 Hz after 10 warm-up, "
+            "same run): tilt-cli live --serve --every-sample, SSE event on a /frames socket p50 %.3f ms, p99 %.3f ms; "
+            "jsonl line on the stdout pipe p50 %.3f ms, p99 %.3f ms"
+            % (len(sl), _percentile(sl, 50), _percentile(sl, 99), _percentile(pl, 50), _percentile(pl, 99)))
+        FIGURES.append("scenario 21 (power): hidden viewer, device closed: %d voluntary context switches in 5 s (%d threads)"
+                       % (v1 - v0, threads))
         check(not problems, "; ".join(problems))
     finally:
         for x in viewers:
@@ -888,13 +898,6 @@ def s21_serve():
         live.save_log()
         capture.stop()
         ui.close()
-    FIGURES.append(
-        "scenario 21 (latency, kernel event time → arrival at the reader, %d samples at 100 Hz after 10 warm-up, "
-        "same run): tilt-cli live --serve --every-sample, SSE event on a /frames socket p50 %.3f ms, p99 %.3f ms; "
-        "jsonl line on the stdout pipe p50 %.3f ms, p99 %.3f ms"
-        % (len(sl), _percentile(sl, 50), _percentile(sl, 99), _percentile(pl, 50), _percentile(pl, 99)))
-    FIGURES.append("scenario 21 (power): hidden viewer, device closed: %d voluntary context switches in 5 s (%d threads)"
-                   % (v1 - v0, threads))
     return "SSE = jsonl (%d frames); hidden closes %s, 0 wake-ups in 5 s; visible reopens; flip; 403; killed+stalled " \
            "viewers leave the first served; SSE p50 %.2f ms vs pipe %.2f ms" % (
                len(sse), node, _percentile(sl, 50), _percentile(pl, 50))
