@@ -102,6 +102,10 @@ public final class CardServer {
   private var order: [Viewer] = []
   private var running = false
   private var runAgain = false
+  /// Viewers to resume once the current MHD_run returns.
+  private var pendingWakes: [Viewer] = []
+  /// Callbacks to call once the current MHD_run returns.
+  private var pendingCallbacks: [() -> Void] = []
   private let encoder = JSONLFrameEncoder()
   private var generator = SystemRandomNumberGenerator()
   /// The `Host` values a request may carry (DNS rebinding guard), or nil for any.
@@ -265,15 +269,47 @@ public final class CardServer {
     repeat {
       runAgain = false
       _ = MHD_run(daemon)
+      // Resumes asked for inside MHD_run happen now: a viewer whose content
+      // reader suspended it in the same MHD_run may not be suspended yet, and
+      // resuming it then would be lost, leaving its stream asleep for good.
+      let woken = pendingWakes
+      pendingWakes = []
+      for viewer in woken where viewer.suspended {
+        viewer.suspended = false
+        MHD_resume_connection(viewer.connection)
+        runAgain = true
+      }
+      // The user's callbacks for what the requests asked run outside
+      // MHD_run too: the frames they make are broadcast as any other.
+      if !pendingCallbacks.isEmpty {
+        let callbacks = pendingCallbacks
+        pendingCallbacks = []
+        running = false
+        callbacks.forEach { $0() }
+        running = true
+        runAgain = true
+      }
     } while runAgain
     running = false
   }
 
+  /// Calls `callback` now, or once the current MHD_run has returned.
+  func notify(_ callback: @escaping () -> Void) {
+    if running {
+      pendingCallbacks.append(callback)
+    } else {
+      callback()
+    }
+  }
+
   private func wake(_ viewer: Viewer) {
-    if viewer.suspended {
+    guard viewer.suspended else { return }
+    if running {
+      pendingWakes.append(viewer)
+      runAgain = true
+    } else {
       viewer.suspended = false
       MHD_resume_connection(viewer.connection)
-      runAgain = running
     }
   }
 
@@ -321,7 +357,7 @@ public final class CardServer {
     let now = order.contains { !$0.closing && $0.visible }
     guard now != anyViewerVisible else { return }
     anyViewerVisible = now
-    onVisibilityChange?(now)
+    notify { [weak self] in self?.onVisibilityChange?(now) }
   }
 
   /// The content reader of a viewer's stream.

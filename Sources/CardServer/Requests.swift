@@ -155,7 +155,7 @@ extension CardServer {
       guard let control = Control(rawValue: body) else {
         return respond(connection, 400, "the body must be flip, recenter, stop or start")
       }
-      onControl?(control)
+      notify { [weak self] in self?.onControl?(control) }
       return respond(connection, 204, [])
     default:  // "/visibility"
       guard let id = argument(connection, "viewer"), !id.isEmpty else {
