@@ -709,7 +709,12 @@ class _SSEViewer:
                     self.events.append((now, text[len("data: "):]))
 
     def frames(self):
-        return [json.loads(text) for _, text in self.events]
+        # Parsed once each: a main thread re-parsing every event in a loop
+        # starves the reader thread of the GIL in the emulated guest.
+        cache = self.__dict__.setdefault("_parsed", [])
+        for _, text in self.events[len(cache):]:
+            cache.append(json.loads(text))
+        return list(cache)
 
     def close(self):
         try:
@@ -856,7 +861,7 @@ def s21_serve():
         check(status == 204, "POST /control flip: %s" % status)
         # With --every-sample a frame comes with each sample: keep the device moving.
         m.ramp((0, 10), (5, 10), 1.5)
-        _eventually(lambda: any(f["card"]["flipAngle"] > 179 for f in v.frames()[before:]), 10)
+        _eventually(lambda: any(f["card"]["flipAngle"] > 179 for f in v.frames()[before:]), 5)
         after = v.frames()[before:]
         check(any(f["card"]["flipped"] for f in after), "no frame with flipped true after POST /control flip")
         if not any(f["card"]["face"] == "back" and f["card"]["flipAngle"] > 179 for f in after):
