@@ -1,0 +1,260 @@
+"""Emulated game controllers over uhid, met by the guest kernel's real HID drivers.
+
+hid-tools (PyPI; `hidtools.device.sony_gamepad`, as the kernel's HID selftests
+use it) gives the report descriptors, the feature reports the drivers ask for
+while they probe (calibration, MAC address, firmware) and the input report
+layout. The driver then makes the evdev nodes itself, "… Motion Sensors"
+included, with its own resolutions, calibration, MSC_TIMESTAMP and uniq.
+
+Accelerations and rates are given in the card frame (g, deg/s; SPEC §1) and
+turned into the controller's axes and the driver's calibrated units here; the
+emulation turns those into the raw values that the driver's calibration maps
+back (hid-tools' `PSSensor.uncalibrate`).
+"""
+
+import math
+import os
+import select
+import struct
+import threading
+import time
+from pathlib import Path
+
+import hidtools.device.base_device as _base
+from hidtools.device.sony_gamepad import PS4ControllerUSB, PS5ControllerUSB
+
+import vmdevices as dev
+
+# hid-tools waits for udev's "bind" events to say a device is ready; there is
+# no udevd in the test machine, so readiness is read from sysfs here instead
+# (see Controller._wait_probe) and the udev monitor is not started.
+_base.UdevHIDIsReady._init_pyudev = classmethod(lambda cls: None)
+
+# The drivers' calibrated units (hid-playstation DS_ACC_RES_PER_G,
+# DS_GYRO_RES_PER_DEG_S; hid-sony DS4_ACC_RES_PER_G, DS4_GYRO_RES_PER_DEG_S).
+PS_ACCEL_RES = 8192
+PS_GYRO_RES = 1024
+
+
+class ProbeFailure(Exception):
+    """The driver did not bind to the emulated device, or made other nodes."""
+
+
+class Controller:
+    """One emulated controller: a hid-tools device, a thread that answers the
+    kernel's uhid requests (the probe's GET_REPORTs block until answered), and
+    the evdev nodes the driver made for it.
+
+    `timestamp_tick_us` and the field at `timestamp_offset` (`timestamp_bytes`
+    wide, little-endian) are the controller's own sensor clock, which the
+    driver turns into MSC_TIMESTAMP.
+    """
+
+    kind = None
+    hid_class = None
+    name = None  # the HID name the kernel shows, if not hid-tools' own
+    calibration_report = None  # its id; bytes 1-6: gyroscope pitch, yaw, roll biases (le16)
+    driver = None
+    nodes_expected = 3
+    timestamp_offset = None
+    timestamp_bytes = None
+    timestamp_tick_us = None
+
+    def __init__(self, uniq=None):
+        self.hid = self.hid_class()
+        if self.name:
+            self.hid.name = self.name
+        if uniq:
+            self.hid.uniq = uniq
+        self.hid.phys = "usb-0000:00:14.0-%d/input0" % (os.getpid() % 9 + 1)
+        self._stop = threading.Event()
+        self._pump = threading.Thread(target=self._answer, daemon=True)
+        self._templates = {}
+        self.buttons = {}
+        self.sensor_ticks = 1000
+        self.reports = 0
+        self.destroyed = False
+        # The calibration report with zero gyroscope biases: hid-sony and
+        # hid-playstation on 6.1 subtract the biases of this report from the
+        # raw rates, later kernels do not; hid-tools' raw values assume they
+        # are not. With zeros both read a still controller as still.
+        served = self.hid.get_report
+
+        def get_report(req, rnum, rtype):
+            err, data = served(req, rnum, rtype)
+            if rnum == self.calibration_report and not err:
+                data = list(data)
+                data[1:7] = [0] * 6
+            return err, data
+
+        self.hid.get_report = get_report
+        # The kernel may ask for a feature report before create_kernel_device
+        # has seen the device's uevent: hid-tools answers only when _ready.
+        self.hid._ready = True
+        self._pump.start()
+        self.hid.create_kernel_device()
+        self.sys_path = self.hid.sys_path or self._find_sys_path()
+        self._wait_probe()
+
+    # -- the kernel's side -------------------------------------------------
+    def _answer(self):
+        poller = select.poll()
+        poller.register(self.hid.fd, select.POLLIN)
+        while not self._stop.is_set():
+            for _, mask in poller.poll(100):
+                if mask & select.POLLIN and not self._stop.is_set():
+                    self.hid._process_one_event()
+
+    def _find_sys_path(self):
+        """The newest HID device with this controller's ids (without reading its
+        uevent file, which blocks while the driver probes)."""
+        bus, vid, pid = self.hid.info
+        prefix = "%04X:%04X:%04X." % (int(bus), vid, pid)
+        found = sorted(Path("/sys/bus/hid/devices").glob(prefix + "*"), key=lambda p: int(p.name[15:], 16))
+        if not found:
+            raise ProbeFailure("uhid made no HID device %s*" % prefix)
+        return found[-1].resolve()
+
+    def _wait_probe(self, timeout=60):
+        """Waits until the driver bound (the `driver` link appears once probe
+        returned) and its evdev nodes exist."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if (self.sys_path / "driver").exists() and len(self.event_dirs()) >= self.nodes_expected:
+                break
+            time.sleep(0.05)
+        else:
+            bound = os.path.basename(os.readlink(self.sys_path / "driver")) if (self.sys_path / "driver").exists() else "none"
+            raise ProbeFailure(
+                "%s: driver %s, %d evdev nodes after %ds (want %s and %d): %s"
+                % (self.sys_path.name, bound, len(self.event_dirs()), timeout, self.driver, self.nodes_expected,
+                   ", ".join(self.names()))
+            )
+        bound = os.path.basename(os.readlink(self.sys_path / "driver"))
+        if bound != self.driver:
+            raise ProbeFailure("%s is driven by %s, not %s" % (self.sys_path.name, bound, self.driver))
+        time.sleep(0.3)  # the driver's last output reports (lightbar, player LEDs)
+
+    def event_dirs(self):
+        return sorted(self.sys_path.glob("input/input*/event*"))
+
+    def names(self):
+        return [(d.parent / "name").read_text().strip() for d in self.event_dirs()]
+
+    def nodes(self):
+        """{name: {"node", "phys", "uniq"}} of the evdev nodes the driver made."""
+        out = {}
+        for d in self.event_dirs():
+            read = lambda f: (d.parent / f).read_text().strip()
+            out[read("name")] = {"node": "/dev/input/" + d.name, "phys": read("phys"), "uniq": read("uniq")}
+        return out
+
+    def node(self, suffix=None):
+        """The node whose name ends in suffix; None: the gamepad node (the
+        controller's own name)."""
+        for name, n in self.nodes().items():
+            if (suffix and name.endswith(suffix)) or (not suffix and name == self.hid.name):
+                return n["node"]
+        raise ProbeFailure("no node %r among %s" % (suffix or self.hid.name, ", ".join(self.names())))
+
+    @property
+    def motion_node(self):
+        return self.node(" Motion Sensors")
+
+    @property
+    def gamepad_node(self):
+        return self.node()
+
+    # -- reports -----------------------------------------------------------
+    def report(self, up_g, rate_dps=(0.0, 0.0, 0.0), buttons=None, period_s=0.004):
+        """Sends one input report: the up-vector (card frame, g), the rotation
+        rate (card frame, deg/s), the buttons (hid-tools' numbering: 2 is
+        cross, BTN_SOUTH), the sensor clock advanced by period_s."""
+        if buttons is not None:
+            self.buttons.update(buttons)
+        key = tuple(sorted(self.buttons.items()))
+        if key not in self._templates:
+            self._templates[key] = list(self.hid.create_report(buttons=dict(self.buttons)))
+        r = list(self._templates[key])
+        accel = [int(round(x * PS_ACCEL_RES)) for x in dev.ps_remap(up_g)]
+        gyro = [int(round(x * PS_GYRO_RES)) for x in dev.ps_remap(rate_dps)]
+        self.hid.store_accelerometer_state(accel)
+        self.hid.fill_accelerometer_values(r)
+        self.hid.store_gyroscope_state(gyro)
+        self.hid.fill_gyroscope_values(r)
+        self.sensor_ticks += int(round(period_s * 1e6 / self.timestamp_tick_us))
+        ticks = self.sensor_ticks % (1 << (8 * self.timestamp_bytes))
+        r[self.timestamp_offset : self.timestamp_offset + self.timestamp_bytes] = ticks.to_bytes(self.timestamp_bytes, "little")
+        self.hid.call_input_event(r)
+        self.reports += 1
+
+    def destroy(self):
+        """Unplugs the controller (UHID_DESTROY): the driver removes its nodes."""
+        if self.destroyed:
+            return
+        self.destroyed = True
+        self._stop.set()
+        self._pump.join(5)
+        self.hid.destroy()
+
+
+class DualSense(Controller):
+    """A DualSense over USB (054c:0ce6) for hid-playstation."""
+
+    kind = "DualSense"
+    hid_class = PS5ControllerUSB
+    # usbhid names a USB device "manufacturer product"
+    name = "Sony Interactive Entertainment DualSense Wireless Controller"
+    driver = "playstation"
+    calibration_report = 0x05
+    # struct dualsense_input_report: sensor_timestamp (le32, 1/3 µs) after
+    # the report id, sticks, seq, buttons, reserved, gyro and accel.
+    timestamp_offset = 28
+    timestamp_bytes = 4
+    timestamp_tick_us = 1 / 3
+
+
+class DualShock4(Controller):
+    """A DualShock 4 (CUH-ZCT1, 054c:05c4) over USB for hid-sony."""
+
+    kind = "DualShock 4"
+    hid_class = PS4ControllerUSB
+    driver = "sony"
+    calibration_report = 0x02
+    # DS4_INPUT_REPORT_TIMESTAMP_OFFSET: le16 in 16/3 µs units.
+    timestamp_offset = 10
+    timestamp_bytes = 2
+    timestamp_tick_us = 16 / 3
+
+
+class Player:
+    """Paces a controller's reports like dev.Motion paces a uinput device."""
+
+    def __init__(self, pad, rate_hz):
+        self.pad, self.period = pad, 1.0 / rate_hz
+        self.next_deadline = None
+
+    def frame(self, f, rate=(0.0, 0.0, 0.0), buttons=None):
+        now = time.monotonic()
+        if self.next_deadline is None:
+            self.next_deadline = now
+        if self.next_deadline > now:
+            time.sleep(self.next_deadline - now)
+        self.next_deadline += self.period
+        self.pad.report(f, rate, buttons, self.period)
+
+    def hold(self, f, seconds, buttons=None):
+        for i in range(max(1, int(seconds / self.period))):
+            self.frame(f, buttons=buttons if i == 0 else None)
+
+    def ramp(self, start, end, seconds):
+        """(pitch, roll) in degrees from start to end at constant angle rates,
+        with the gyroscope rates that turn makes: for R = Rx(pitch)·Ry(roll)
+        (SPEC §1) the body rate is (pitch' cos roll, roll', pitch' sin roll)."""
+        n = max(1, int(seconds / self.period))
+        dp, dr = (end[0] - start[0]) / seconds, (end[1] - start[1]) / seconds
+        for i in range(1, n + 1):
+            s = i / n
+            pitch, roll = start[0] + (end[0] - start[0]) * s, start[1] + (end[1] - start[1]) * s
+            r = math.radians(roll)
+            self.frame(dev.up_vector(pitch, roll), (dp * math.cos(r), dr, dp * math.sin(r)))
