@@ -565,7 +565,7 @@ def _latency(argv, label, samples=500, rate=100):
     # business, here it only has to name the right sample).
     off = 0
     for i, (_, text) in enumerate(reader.lines):
-        if label == "python-evdev":
+        if label in ("python-evdev", "libevdev-c"):
             seen, want = float(text), kernel[i]
         else:
             seen, want = json.loads(text)["t"], kernel[i] - kernel[0]
@@ -580,19 +580,29 @@ def _percentile(sorted_values, p):
     return sorted_values[max(0, min(len(sorted_values) - 1, int(math.ceil(p / 100 * len(sorted_values))) - 1))]
 
 
+FLOOR = "Tests/vm/cache/evdev-floor"  # Tests/vm/evdev-floor.c, built by Tests/vm/run
+
+
 def s8_latency():
-    # The peer first, so that its figure is measured even when tilt-cli fails.
-    peer = _latency(["/usr/bin/python3", "-c", PEER, "NODE"], "python-evdev")
+    # The peers first, so that their figures are measured even when tilt-cli fails.
+    check(os.access(FLOOR, os.X_OK), "%s is missing: Tests/vm/run builds it from Tests/vm/evdev-floor.c" % FLOOR)
+    floor = _latency([os.path.abspath(FLOOR), "NODE"], "libevdev-c")
     FIGURES.append(
         "scenario 8 (latency, kernel event time → line on the reader's stdout pipe, %d samples at 100 Hz after 10 warm-up): "
-        "python-evdev read loop p50 %.3f ms, p99 %.3f ms" % (peer[2], peer[0], peer[1])
+        "bare C libevdev read loop (Tests/vm/evdev-floor.c) p50 %.3f ms, p99 %.3f ms" % (floor[2], floor[0], floor[1])
+    )
+    peer = _latency(["/usr/bin/python3", "-c", PEER, "NODE"], "python-evdev")
+    FIGURES.append(
+        "scenario 8 (latency, same method): python-evdev read loop p50 %.3f ms, p99 %.3f ms (%d samples)"
+        % (peer[0], peer[1], peer[2])
     )
     tilt = _latency(cli("live", "--device", "NODE", "--format", "jsonl", "--every-sample"), "tilt-cli")
     FIGURES.append(
         "scenario 8 (latency, same method): tilt-cli live --every-sample p50 %.3f ms, p99 %.3f ms (%d samples; "
         "%d lines with t more than 2 µs from the kernel's time)" % (tilt[0], tilt[1], tilt[2], tilt[3])
     )
-    return "tilt-cli p50 %.2f ms p99 %.2f ms; python-evdev p50 %.2f ms p99 %.2f ms" % (tilt[0], tilt[1], peer[0], peer[1])
+    return "tilt-cli p50 %.2f ms p99 %.2f ms; python-evdev p50 %.2f ms p99 %.2f ms; C libevdev p50 %.2f ms p99 %.2f ms" % (
+        tilt[0], tilt[1], peer[0], peer[1], floor[0], floor[1])
 
 
 # 9 ---------------------------------------------------------------------------
@@ -867,7 +877,7 @@ SCENARIOS = [
     (5, "permissions: unprivileged user gets the node and the fix", s5_permissions),
     (6, "power: no wake-ups at rest, stopped closes the node", s6_power),
     (7, "record round trip through evemu-play", s7_record_round_trip),
-    (8, "latency beside python-evdev", s8_latency),
+    (8, "latency beside python-evdev and a bare C libevdev loop", s8_latency),
     (9, "info measures a live device's rate and clock", s9_info_measures),
     (10, "full disk: record fails clearly and leaves no file", s10_full_disk),
     (11, "DualSense on hid-playstation: plain live pairs, follows, flips", s11_dualsense_hid),
