@@ -691,11 +691,10 @@ def _abs_and_msc(node):
         d.close()
 
 
-def _attitude_of(accel_units):
-    """Pitch and roll (SPEC §1) of a PlayStation motion node's accelerometer
-    values (device axes): card = (x, −z, y)."""
-    x, y, z = accel_units
-    fx, fy, fz = x, -z, y
+def _attitude_of(pad, accel_units):
+    """Pitch and roll (SPEC §1) of a motion node's accelerometer values (device
+    axes), turned into the card frame as SPEC §1 says for the controller."""
+    fx, fy, fz = pad.card_of(accel_units)
     return math.degrees(math.atan2(fy, math.hypot(fx, fz))), math.degrees(math.atan2(-fx, fz))
 
 
@@ -709,7 +708,6 @@ def _last_accel(events):
 
 
 def _hid_found_tilt_flip(controller, n):
-    vmhid = _vmhid()
     pad = controller()
     capture = live = motion = None
     try:
@@ -724,15 +722,15 @@ def _hid_found_tilt_flip(controller, n):
         live = Watched(cli("live", "--format", "jsonl"), log("s%d-live.txt" % n))
         live.wait_open(motion)
         pad_open = _eventually(lambda: live.holds(gamepad), 10)
-        player = vmhid.Player(pad, 200)
+        player = pad.player()
         player.hold(dev.up_vector(0, 0), 0.5)
         player.ramp((0, 0), (25, -15), 0.6)
         tilted = dev.up_vector(25, -15)
         player.hold(tilted, 1.2)
         live.wait_quiet(0.5)
         before_press = len(live.lines)
-        encoded = _attitude_of(_last_accel(capture.events))
-        player.hold(tilted, 0.1, buttons={2: True})  # cross: BTN_SOUTH on the gamepad node
+        encoded = _attitude_of(pad, _last_accel(capture.events))
+        player.hold(tilted, 0.1, buttons={2: True})  # cross (PlayStation), B (Nintendo): BTN_SOUTH
         player.hold(tilted, 0.1, buttons={2: False})
         player.hold(tilted, 1.5)
         live.wait_quiet(0.5)
@@ -744,7 +742,7 @@ def _hid_found_tilt_flip(controller, n):
         if capture and motion:
             write_recording(motion, capture.stop(), os.path.join(WORK, "s%d-motion.evemu" % n))
         pad.destroy()
-    check(accel_res == vmhid.PS_ACCEL_RES and gyro_res == vmhid.PS_GYRO_RES and has_msc,
+    check(accel_res == pad.accel_res and gyro_res == pad.gyro_res and has_msc,
           "test setup: the driver's motion node %s has resolutions %s and %s, MSC_TIMESTAMP %s" % (
               motion, accel_res, gyro_res, has_msc))
     check(listing.returncode == 0, "`tilt-cli devices --json` failed: %s" % listing.stderr[-300:])
@@ -753,7 +751,7 @@ def _hid_found_tilt_flip(controller, n):
           "`tilt-cli devices --json` on %s: kind %r, paired with %r (want imu, %s)" % (
               motion, entry.get("kind"), entry.get("pairedButtons"), gamepad))
     reason = entry.get("reason") or ""
-    if pad.driver != "playstation":
+    if pad.driver == "sony":
         known_defect("hid-playstation" not in reason, "`devices` says %r of a node made by hid-%s" % (reason, pad.driver))
     check(rc == 0, "live did not exit cleanly on SIGINT: " + live.describe_exit())
     check(pad_open, "plain `tilt-cli live` opened the motion node %s but not the gamepad %s (uniq %r, phys %r)" % (
@@ -768,17 +766,16 @@ def _hid_found_tilt_flip(controller, n):
     check(abs(encoded[0] - 25) < 0.5 and abs(encoded[1] + 15) < 0.5,
           "test setup: the driver reports pitch %.2f, roll %.2f for a played pitch 25, roll -15" % encoded)
     check(any(f["card"]["flipped"] for f in frames[before_press:]),
-          "cross (BTN_SOUTH on %s) did not flip the card (no frame with card.flipped true)" % gamepad)
+          "BTN_SOUTH on %s did not flip the card (no frame with card.flipped true)" % gamepad)
     last = frames[-1]["card"]
     check(last["flipped"] and abs(last["flipAngle"] - 180) < 1.0, "after the flip settled: card %s" % last)
     return "%s: motion %s + gamepad %s (uniq %s, phys %r); %d/g, %d/(deg/s), MSC_TIMESTAMP; pitch %.2f roll %.2f " \
-        "(reports say %.2f, %.2f); cross flipped to %.0f°" % (
+        "(reports say %.2f, %.2f); BTN_SOUTH flipped to %.0f°" % (
             "hid-" + pad.driver, motion, gamepad, uniq, phys, accel_res, gyro_res, att["pitch"], att["roll"],
             encoded[0], encoded[1], last["flipAngle"])
 
 
 def _hid_unplug_wait(controller, n):
-    vmhid = _vmhid()
     # a) plain live: unplugging the controller ends it with exit 1 and a message.
     pad = controller()
     live = None
@@ -786,7 +783,7 @@ def _hid_unplug_wait(controller, n):
         motion = pad.motion_node
         live = Watched(cli("live", "--format", "jsonl"), log("s%d-unplug.txt" % n))
         live.wait_open(motion)
-        vmhid.Player(pad, 200).hold(dev.up_vector(10, 0), 0.5)
+        pad.player().hold(dev.up_vector(10, 0), 0.5)
         live.wait_lines(3, timeout=20)
         pad.destroy()
         rc = live.wait_exit(15)
@@ -808,7 +805,7 @@ def _hid_unplug_wait(controller, n):
         motion = pad.motion_node
         live = Watched(cli("live", "--wait", "--format", "jsonl"), log("s%d-wait.txt" % n))
         live.wait_open(motion)
-        vmhid.Player(pad, 200).hold(dev.up_vector(0, 0), 0.5)
+        pad.player().hold(dev.up_vector(0, 0), 0.5)
         live.wait_lines(3, timeout=20)
         pad.destroy()
         time.sleep(2)
@@ -817,7 +814,7 @@ def _hid_unplug_wait(controller, n):
         pad = controller(uniq=uniq)
         motion2, gamepad2 = pad.motion_node, pad.gamepad_node
         live.wait_open(motion2, timeout=30)
-        player = vmhid.Player(pad, 200)
+        player = pad.player()
         player.ramp((0, 0), (-20, 15), 0.6)
         back = dev.up_vector(-20, 15)
         player.hold(back, 1.2)
@@ -867,6 +864,10 @@ def s14_dualshock4_unplug():
     return _hid_unplug_wait(_vmhid().DualShock4, 14)
 
 
+def s15_switch_pro_hid():
+    return _hid_found_tilt_flip(_vmhid().SwitchPro, 15)
+
+
 # The scenarios by number; `Tests/vm/run N ...` picks some. A new scenario is
 # a function that returns its one-line result or raises Failure, and a line here.
 SCENARIOS = [
@@ -884,6 +885,7 @@ SCENARIOS = [
     (12, "DualSense on hid-playstation: unplug exits 1, --wait reconnects", s12_dualsense_unplug),
     (13, "DualShock 4 on hid-sony: plain live pairs, follows, flips", s13_dualshock4_hid),
     (14, "DualShock 4 on hid-sony: unplug exits 1, --wait reconnects", s14_dualshock4_unplug),
+    (15, "Switch Pro Controller on hid-nintendo: plain live pairs, follows, flips", s15_switch_pro_hid),
 ]
 
 

@@ -21,6 +21,8 @@ import time
 from pathlib import Path
 
 import hidtools.device.base_device as _base
+import hidtools.uhid
+from hidtools.util import BusType
 from hidtools.device.sony_gamepad import PS4ControllerUSB, PS5ControllerUSB
 
 import vmdevices as dev
@@ -52,6 +54,8 @@ class Controller:
 
     kind = None
     hid_class = None
+    accel_res = 8192  # the driver's ABS_X/Y/Z resolution, units per g
+    gyro_res = 1024  # its ABS_RX/RY/RZ resolution, units per deg/s
     name = None  # the HID name the kernel shows, if not hid-tools' own
     calibration_report = None  # its id; bytes 1-6: gyroscope pitch, yaw, roll biases (le16)
     driver = None
@@ -148,6 +152,14 @@ class Controller:
             read = lambda f: (d.parent / f).read_text().strip()
             out[read("name")] = {"node": "/dev/input/" + d.name, "phys": read("phys"), "uniq": read("uniq")}
         return out
+
+    def player(self, rate_hz=200):
+        return Player(self, rate_hz)
+
+    @staticmethod
+    def card_of(v):
+        """Card-frame vector of a motion node's device-axes vector (SPEC §1)."""
+        return (v[0], -v[2], v[1])
 
     def node(self, suffix=None):
         """The node whose name ends in suffix; None: the gamepad node (the
@@ -258,3 +270,189 @@ class Player:
             pitch, roll = start[0] + (end[0] - start[0]) * s, start[1] + (end[1] - start[1]) * s
             r = math.radians(roll)
             self.frame(dev.up_vector(pitch, roll), (dp * math.cos(r), dr, dp * math.sin(r)))
+
+
+# -- Nintendo Switch Pro Controller ----------------------------------------
+# hid-tools has no Nintendo emulation: this one answers what hid-nintendo asks
+# while it probes over USB (drivers/hid/hid-nintendo.c, joycon_init and
+# nintendo_hid_probe): the USB handshake and baud rate commands (output 0x80,
+# answered by input 0x81), then subcommands (output 0x01, answered by input
+# 0x21): SPI flash reads of the stick and IMU calibration, report mode 0x30,
+# vibration and IMU enable, player and home lights, device info (type, MAC).
+# Afterwards it sends full reports (0x30): buttons, sticks and three IMU
+# samples each, every 15 ms as a wired Pro Controller does.
+
+
+def _nintendo_descriptor():
+    """A vendor-defined descriptor with the Pro Controller's report ids,
+    63 bytes each (hid-nintendo reads reports raw; the ids must be known)."""
+    d = [0x05, 0x01, 0x09, 0x04, 0xA1, 0x01,  # Generic Desktop, Joystick, Collection (Application)
+         0x06, 0x00, 0xFF, 0x15, 0x00, 0x26, 0xFF, 0x00, 0x75, 0x08, 0x95, 0x3F]  # vendor page, 0..255, 63 bytes
+    for usage, report_id in enumerate((0x21, 0x30, 0x31, 0x3F, 0x81), start=1):
+        d += [0x85, report_id, 0x09, usage, 0x81, 0x02]  # Report ID, Usage, Input (Data, Var, Abs)
+    for usage, report_id in enumerate((0x01, 0x10, 0x11, 0x80, 0x82), start=0x11):
+        d += [0x85, report_id, 0x09, usage, 0x91, 0x02]  # Report ID, Usage, Output (Data, Var, Abs)
+    return bytes(d + [0xC0])
+
+
+def _stick_cal(first, second, third):
+    """9 bytes of stick calibration: three pairs of 12-bit values (x, y)."""
+    out = []
+    for x, y in (first, second, third):
+        out += [x & 0xFF, ((x >> 8) & 0x0F) | ((y & 0x0F) << 4), (y >> 4) & 0xFF]
+    return out
+
+
+# hid-nintendo's units: accelerometer JC_IMU_ACCEL_RES_PER_G, gyroscope
+# JC_IMU_GYRO_RES_PER_DPS (milli-units). With the calibration served below
+# (accelerometer offset 0, scale 16384; gyroscope offset 0, scale 13371: the
+# driver's defaults) a raw accelerometer value is already in 1/4096 g and the
+# driver reports a raw gyroscope value times 1000.
+NINTENDO_ACCEL_RES = 4096
+NINTENDO_GYRO_RES = 14247  # per 1000 deg/s
+
+_SPI = {
+    0x8010: [0xFF, 0xFF],  # no user calibration of the left stick (magic B2 A1 absent)
+    0x801B: [0xFF, 0xFF],  # nor of the right stick
+    0x8026: [0xFF, 0xFF],  # nor of the IMU
+    0x603D: _stick_cal((1500, 1500), (2048, 2048), (1500, 1500)),  # left: above max, center, below min
+    0x6046: _stick_cal((2048, 2048), (1500, 1500), (1500, 1500)),  # right: center, below min, above max
+    0x6020: list(struct.pack("<12h", 0, 0, 0, 16384, 16384, 16384, 0, 0, 0, 13371, 13371, 13371)),
+}
+
+
+def nintendo_remap(f):
+    """Card-frame vector → Nintendo IMU axes (x toward the triggers, y left,
+    z up; SPEC §1: card = (−y, x, z) after the PlayStation step)."""
+    return (f[1], -f[0], f[2])
+
+
+class _ProControllerHID(hidtools.uhid.UHIDDevice):
+    def __init__(self, owner):
+        super().__init__()
+        self.owner = owner
+        self.name = "Nintendo Co., Ltd. Pro Controller"
+        self.info = (BusType.USB, 0x057E, 0x2009)
+        self.rdesc = _nintendo_descriptor()
+
+    def output_report(self, data, size, rtype):
+        self.owner._answer_output(bytes(data[:size]))
+
+
+class SwitchPro(Controller):
+    """A Nintendo Switch Pro Controller (057e:2009) over USB for hid-nintendo."""
+
+    kind = "Switch Pro Controller"
+    driver = "nintendo"
+    nodes_expected = 2  # the gamepad and its "… IMU" node
+
+    def __init__(self, uniq=None):
+        self.hid = _ProControllerHID(self)
+        self.mac = bytes.fromhex((uniq or "98:B6:E9:%02X:%02X:%02X" % tuple(os.urandom(3))).replace(":", ""))
+        self.hid.uniq = ":".join("%02X" % b for b in self.mac)
+        self.hid.phys = "usb-0000:00:14.0-%d/input0" % (os.getpid() % 9 + 1)
+        self._stop = threading.Event()
+        self._pump = threading.Thread(target=self._answer, daemon=True)
+        self._lock = threading.Lock()
+        self.timer = 0
+        self.buttons_bits = 0
+        self.reports = 0
+        self.destroyed = False
+        self.hid._ready = True
+        self._pump.start()
+        self.hid.create_kernel_device()
+        self.sys_path = self.hid.sys_path or self._find_sys_path()
+        self._wait_probe()
+
+    accel_res = NINTENDO_ACCEL_RES
+    gyro_res = NINTENDO_GYRO_RES
+
+    @staticmethod
+    def card_of(v):
+        return (-v[1], v[0], v[2])
+
+    def player(self):
+        return NintendoPlayer(self)
+
+    @property
+    def gamepad_node(self):
+        return self.node("Nintendo Switch Pro Controller")
+
+    @property
+    def motion_node(self):
+        return self.node(" IMU")
+
+    # -- the driver's requests ----------------------------------------------
+    def _send(self, report):
+        report = bytes(report) + bytes(64 - len(report))
+        with self._lock:
+            self.hid.call_input_event(report)
+
+    def _common(self, report_id):
+        """Report id, timer, battery (full, charging, powered), buttons, sticks centred, vibrator."""
+        self.timer = (self.timer + 1) & 0xFF
+        b = self.buttons_bits
+        centre = [0x00, 0x08, 0x80]  # 2048, 2048 as two 12-bit values
+        return [report_id, self.timer, 0x91, b & 0xFF, (b >> 8) & 0xFF, (b >> 16) & 0xFF] + centre + centre + [0x00]
+
+    def _answer_output(self, data):
+        if not data:
+            return
+        if data[0] == 0x80 and len(data) >= 2:
+            if data[1] in (0x02, 0x03):  # handshake, 3 Mbit/s: acknowledged; no timeout (0x04): no answer
+                self._send([0x81, data[1]])
+            return
+        if data[0] != 0x01 or len(data) < 11:
+            return  # rumble only (0x10) needs no answer
+        subcmd, args = data[10], data[11:]
+        if subcmd == 0x10:  # SPI flash read: address (le32), size
+            addr, size = struct.unpack_from("<IB", args)
+            payload = list(_SPI.get(addr, [0xFF] * size))[:size]
+            payload += [0xFF] * (size - len(payload))
+            reply = [0x90, subcmd] + list(args[:5]) + payload
+        elif subcmd == 0x02:  # device info: firmware 4.33, type 3 (Pro Controller), 2, MAC, 1, colours in SPI
+            reply = [0x82, subcmd, 0x04, 0x21, 0x03, 0x02] + list(self.mac) + [0x01, 0x01]
+        else:  # report mode, vibration, IMU, lights: acknowledged
+            reply = [0x80, subcmd]
+        self._send(self._common(0x21) + reply)
+
+    # -- reports -------------------------------------------------------------
+    def report(self, up_g, rate_dps=(0.0, 0.0, 0.0), buttons=None, period_s=0.015, samples=None):
+        """One full report (0x30) with three IMU samples: samples is a list of
+        three (up_g, rate_dps), else the same one three times. buttons: {2: pressed}
+        as for the PlayStation controllers (2 is B here, BTN_SOUTH)."""
+        if buttons is not None and 2 in buttons:
+            self.buttons_bits = (self.buttons_bits | 0x04) if buttons[2] else (self.buttons_bits & ~0x04)
+        imu = []
+        for f, rate in samples or [(up_g, rate_dps)] * 3:
+            a = [int(round(x * NINTENDO_ACCEL_RES)) for x in nintendo_remap(f)]
+            g = [int(round(x * NINTENDO_GYRO_RES / 1000)) for x in nintendo_remap(rate)]
+            imu += list(struct.pack("<6h", *(a + g)))
+        self._send(self._common(0x30) + imu)
+        self.reports += 1
+
+
+class NintendoPlayer(Player):
+    """Paces a Pro Controller: one report every 15 ms carrying the three 5 ms
+    samples of that interval."""
+
+    def __init__(self, pad):
+        super().__init__(pad, 200)
+        self.pending = []
+        self.buttons = None
+
+    def frame(self, f, rate=(0.0, 0.0, 0.0), buttons=None):
+        self.pending.append((f, rate))
+        if buttons is not None:
+            self.buttons = buttons
+        if len(self.pending) < 3:
+            return
+        now = time.monotonic()
+        if self.next_deadline is None:
+            self.next_deadline = now
+        if self.next_deadline > now:
+            time.sleep(self.next_deadline - now)
+        self.next_deadline += 3 * self.period
+        self.pad.report(None, buttons=self.buttons, samples=self.pending)
+        self.buttons = None
+        self.pending = []
