@@ -54,6 +54,8 @@ class Controller:
 
     kind = None
     hid_class = None
+    known_frame_defect = None  # a KNOWN defect of tilt-cli's frame for this controller's node
+    known_flip_defect = None  # a KNOWN reason its flip button does not flip the card
     accel_res = 8192  # the driver's ABS_X/Y/Z resolution, units per g
     gyro_res = 1024  # its ABS_RX/RY/RZ resolution, units per deg/s
     name = None  # the HID name the kernel shows, if not hid-tools' own
@@ -332,7 +334,7 @@ class _ProControllerHID(hidtools.uhid.UHIDDevice):
         super().__init__()
         self.owner = owner
         self.name = "Nintendo Co., Ltd. Pro Controller"
-        self.info = (BusType.USB, 0x057E, 0x2009)
+        self.info = (BusType.USB, 0x057E, owner.product)
         self.rdesc = _nintendo_descriptor()
 
     def output_report(self, data, size, rtype):
@@ -345,6 +347,11 @@ class SwitchPro(Controller):
     kind = "Switch Pro Controller"
     driver = "nintendo"
     nodes_expected = 2  # the gamepad and its "… IMU" node
+    product = 0x2009
+    controller_type = 0x03  # device info: 1 left Joy-Con, 2 right, 3 Pro Controller
+    gamepad_name = "Nintendo Switch Pro Controller"
+    imu_name = "Nintendo Switch Pro Controller IMU"
+    flip_bit = 1 << 2  # B: BTN_SOUTH
 
     def __init__(self, uniq=None):
         self.hid = _ProControllerHID(self)
@@ -376,11 +383,17 @@ class SwitchPro(Controller):
 
     @property
     def gamepad_node(self):
-        return self.node("Nintendo Switch Pro Controller")
+        return self._named(self.gamepad_name)
 
     @property
     def motion_node(self):
-        return self.node(" IMU")
+        return self._named(self.imu_name)
+
+    def _named(self, name):
+        n = self.nodes().get(name)
+        if not n:
+            raise ProbeFailure("no node %r among %s" % (name, ", ".join(self.names())))
+        return n["node"]
 
     # -- the driver's requests ----------------------------------------------
     def _send(self, report):
@@ -411,7 +424,7 @@ class SwitchPro(Controller):
             payload += [0xFF] * (size - len(payload))
             reply = [0x90, subcmd] + list(args[:5]) + payload
         elif subcmd == 0x02:  # device info: firmware 4.33, type 3 (Pro Controller), 2, MAC, 1, colours in SPI
-            reply = [0x82, subcmd, 0x04, 0x21, 0x03, 0x02] + list(self.mac) + [0x01, 0x01]
+            reply = [0x82, subcmd, 0x04, 0x21, self.controller_type, 0x02] + list(self.mac) + [0x01, 0x01]
         else:  # report mode, vibration, IMU, lights: acknowledged
             reply = [0x80, subcmd]
         self._send(self._common(0x21) + reply)
@@ -420,9 +433,10 @@ class SwitchPro(Controller):
     def report(self, up_g, rate_dps=(0.0, 0.0, 0.0), buttons=None, period_s=0.015, samples=None):
         """One full report (0x30) with three IMU samples: samples is a list of
         three (up_g, rate_dps), else the same one three times. buttons: {2: pressed}
-        as for the PlayStation controllers (2 is B here, BTN_SOUTH)."""
+        as for the PlayStation controllers: the flip button (flip_bit)."""
         if buttons is not None and 2 in buttons:
-            self.buttons_bits = (self.buttons_bits | 0x04) if buttons[2] else (self.buttons_bits & ~0x04)
+            bit = self.flip_bit
+            self.buttons_bits = (self.buttons_bits | bit) if buttons[2] else (self.buttons_bits & ~bit)
         imu = []
         for f, rate in samples or [(up_g, rate_dps)] * 3:
             a = [int(round(x * NINTENDO_ACCEL_RES)) for x in nintendo_remap(f)]
@@ -430,6 +444,24 @@ class SwitchPro(Controller):
             imu += list(struct.pack("<6h", *(a + g)))
         self._send(self._common(0x30) + imu)
         self.reports += 1
+
+
+class LeftJoyConGrip(SwitchPro):
+    """A left Joy-Con in the charging grip (057e:200e) for hid-nintendo: the
+    same protocol; its IMU axes are the Pro Controller's (the driver negates
+    the right Joy-Con's to match)."""
+
+    kind = "left Joy-Con (charging grip)"
+    product = 0x200E
+    controller_type = 0x01
+    gamepad_name = "Nintendo Switch Left Joy-Con (Grip)"
+    imu_name = "Nintendo Switch Left Joy-Con IMU (Grip)"
+    flip_bit = 1 << 22  # L: BTN_TL (a left Joy-Con has no BTN_SOUTH)
+    # Issue 14: the quirk table matches names ending in "IMU", so this node
+    # keeps the identity frame. Printed as KNOWN until the classification fix.
+    known_frame_defect = "the grip's IMU node is not given the Nintendo frame (issue 14: matched by the end of its name)"
+    known_flip_defect = ("L (BTN_TL): a left Joy-Con has neither BTN_SOUTH nor BTN_TRIGGER, the only buttons that "
+                         "flip the card (TiltCard FlipTrigger.flipButtonCodes)")
 
 
 class NintendoPlayer(Player):
