@@ -778,7 +778,7 @@ def _hid_found_tilt_flip(controller, n):
     return "%s: motion %s + gamepad %s (uniq %s, phys %r); %d/g, %d/(deg/s), MSC_TIMESTAMP; pitch %.2f roll %.2f " \
         "(reports say %.2f, %.2f)%s; %s" % (
             "hid-" + pad.driver, motion, gamepad, uniq, phys, accel_res, gyro_res, att["pitch"], att["roll"],
-            encoded[0], encoded[1], "" if follows else " (KNOWN)",
+            encoded[0], encoded[1], ("" if follows else " (KNOWN)") + "; probe %.1f s" % pad.probe_s,
             "its button flipped the card to %.0f°" % last["flipAngle"] if flipped else "no flip (KNOWN)")
 
 
@@ -791,7 +791,7 @@ def _hid_unplug_wait(controller, n):
         live = Watched(cli("live", "--format", "jsonl"), log("s%d-unplug.txt" % n))
         live.wait_open(motion)
         pad.player().hold(dev.up_vector(10, 0), 0.5)
-        live.wait_lines(3, timeout=20)
+        live.wait_lines(1, timeout=20)  # held still: one frame (frames are written on change)
         pad.destroy()
         rc = live.wait_exit(15)
         check(rc is not None, "still running 15 s after the %s (%s) was unplugged" % (controller.kind, motion))
@@ -813,7 +813,7 @@ def _hid_unplug_wait(controller, n):
         live = Watched(cli("live", "--wait", "--format", "jsonl"), log("s%d-wait.txt" % n))
         live.wait_open(motion)
         pad.player().hold(dev.up_vector(0, 0), 0.5)
-        live.wait_lines(3, timeout=20)
+        live.wait_lines(1, timeout=20)  # held still: one frame (frames are written on change)
         pad.destroy()
         time.sleep(2)
         check(live.proc.poll() is None, "with --wait, exited after unplug: " + live.describe_exit())
@@ -851,8 +851,8 @@ def _hid_unplug_wait(controller, n):
                  "(LiveSession.reconnect reopens only the motion node)" % (
                      controller.kind, gamepad2, "open" if buttons_back else "not reopened",
                      "flips" if flipped else "no longer flips"))
-    return "unplug: exit 1, %r; --wait: back at %s, pitch %.2f roll %.2f" % (
-        msg.splitlines()[0][:90], motion2, att["pitch"], att["roll"])
+    return "unplug: exit 1, %r; --wait: back at %s, pitch %.2f roll %.2f (probe %.1f s, unplug %.1f s)" % (
+        msg.splitlines()[0][:90], motion2, att["pitch"], att["roll"], pad.probe_s, pad.destroy_s)
 
 
 def s11_dualsense_hid():

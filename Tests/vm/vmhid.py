@@ -97,10 +97,12 @@ class Controller:
         # The kernel may ask for a feature report before create_kernel_device
         # has seen the device's uevent: hid-tools answers only when _ready.
         self.hid._ready = True
+        started = time.monotonic()
         self._pump.start()
         self.hid.create_kernel_device()
         self.sys_path = self.hid.sys_path or self._find_sys_path()
         self._wait_probe()
+        self.probe_s = time.monotonic() - started  # from UHID_CREATE2 to the driver's nodes
 
     # -- the kernel's side -------------------------------------------------
     def _answer(self):
@@ -207,9 +209,11 @@ class Controller:
         if self.destroyed:
             return
         self.destroyed = True
+        started = time.monotonic()
         self._stop.set()
         self._pump.join(5)
         self.hid.destroy()
+        self.destroy_s = time.monotonic() - started
 
 
 class DualSense(Controller):
@@ -366,10 +370,12 @@ class SwitchPro(Controller):
         self.reports = 0
         self.destroyed = False
         self.hid._ready = True
+        started = time.monotonic()
         self._pump.start()
         self.hid.create_kernel_device()
         self.sys_path = self.hid.sys_path or self._find_sys_path()
         self._wait_probe()
+        self.probe_s = time.monotonic() - started  # from UHID_CREATE2 to the driver's nodes
 
     accel_res = NINTENDO_ACCEL_RES
     gyro_res = NINTENDO_GYRO_RES
