@@ -1,5 +1,6 @@
 import Attitude
 import Foundation
+import SystemCalls
 
 /// The settings ranked, the one to use and why, and what the recording could
 /// not show: what `tune` prints, as a table or as SPEC §3's JSON.
