@@ -14,10 +14,10 @@ import Testing
   /// whole; the full BROAD trials (186 s each) as a 30 s cut, from 30 s on,
   /// which holds the end of the first rest and the start of the motion.
   static var recordings: [String] {
-    guard TiltCLI.hasSharedData else { return [] }
     let fm = FileManager.default
     var files: [String] = []
-    for folder in ["broad", "recordings"] {
+    // Without ../shared/data only the project's own recordings run.
+    for folder in TiltCLI.hasSharedData ? ["broad", "recordings"] : [] {
       let names =
         (try? fm.contentsOfDirectory(atPath: data.appendingPathComponent(folder).path))
         ?? []
@@ -26,7 +26,14 @@ import Testing
         files.append("../shared/data/\(folder)/\(name)")
       }
     }
-    return files + ["recordings/demo.evemu"]
+    // The project's own recordings too: the demo, a joystick sweep, a CSV log.
+    let own =
+      (try? fm.contentsOfDirectory(
+        atPath: TiltCLI.packageRoot.appendingPathComponent("recordings").path)) ?? []
+    return files
+      + own.sorted().filter { $0.hasSuffix(".evemu") || $0.hasSuffix(".csv") }.map {
+        "recordings/\($0)"
+      }
   }
 
   /// A full BROAD trial cut to `from…from+length` seconds, in a temporary file.
@@ -46,7 +53,7 @@ import Testing
     return url
   }
 
-  @Test(.enabled(if: TiltCLI.hasSharedData, "needs ../shared/data"), arguments: recordings)
+  @Test(arguments: recordings)
   func tuneFinishesSaysWhatItMeasuredAndItsRecommendationReplays(file: String) throws {
     let isFullTrial = file.contains("/broad_")
     let url = isFullTrial ? try Self.cut(file) : TiltCLI.packageRoot.appendingPathComponent(file)

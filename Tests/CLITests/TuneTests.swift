@@ -254,4 +254,19 @@ import Testing
     #expect(r.stderr.contains(says), "\(r.stderr)")
     #expect(r.stderr.contains("See 'tilt-cli tune --help'"))
   }
+
+  /// On a terminal, stderr shows settings done of the total and the time
+  /// elapsed; on a pipe it stays quiet (checked in every `tune(_:)` above).
+  @Test(
+    .enabled(
+      if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"),
+      "needs script (util-linux) for a terminal"))
+  func progressOnATerminal() throws {
+    let command = "'\(TiltCLI.binary.path)' tune recordings/demo.evemu > /dev/null"
+    let r = try TiltCLI.runTool("/usr/bin/script", ["-qec", command, "/dev/null"])
+    #expect(r.status == 0, "\(r.stdout)")
+    let progress = try Regex(#"\] (\d+)/\1 settings, \d+\.\d s"#)
+    #expect(r.stdout.contains(progress), "\(r.stdout)")
+    #expect(r.stdout.contains("\u{1B}[K"), "the line is cleared at the end")
+  }
 }

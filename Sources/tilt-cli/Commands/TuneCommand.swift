@@ -100,14 +100,14 @@ enum TuneCommand: Command {
     let best = scorer.run(report.recommended.setting).attitudes
     let series = [
       TunePlot.Series(
-        name: "unfiltered", color: "#9a9a9a", width: 1, dash: false, times: times, attitudes: raw),
+        name: "unfiltered", color: "#bdbdbd", width: 3.2, dash: false, times: times, attitudes: raw),
       TunePlot.Series(
         name: "reference (\(scorer.data.isJoystick ? "stick tilt" : "zero-phase smoothed"))",
         color: "#2a9d8f", width: 1.2, dash: true,
         times: scorer.reference.indices.map { t0 + Double($0) * scorer.step },
         attitudes: scorer.reference),
       TunePlot.Series(
-        name: "recommended", color: "#d62828", width: 1.6, dash: false, times: times,
+        name: "recommended", color: "#d62828", width: 1.2, dash: false, times: times,
         attitudes: best),
     ]
     var notes: [String] = []
@@ -123,7 +123,7 @@ enum TuneCommand: Command {
         "recommended: " + report.recommended.setting.arguments.joined(separator: " ") + " (why: "
           + report.basis + ")",
         notes.joined(separator: ". ") + ".",
-        "Angles are the card's, relative to the start; "
+        "Angles are the card's, relative to the start (roll not drawn where |pitch| > \(TunePlot.rollLimit.compact)°, near its singularity); "
           + (report.canScore ? SettingScore.scoreRule + "." : "not ranked."),
       ],
       series: series, busiestFrom: 1, rest: report.restRuns, scores: report.scores,

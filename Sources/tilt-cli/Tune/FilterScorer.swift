@@ -295,7 +295,7 @@ struct FilterScorer {
       guard settled.count > 1 else { continue }
       let final = meanRotation(settled.map { trace.attitudes[$0] })
       var b = run.lowerBound
-      while b > 0, samples[b].time > start - 0.2 { b -= 1 }
+      while b > 0, samples[b].time > start - 0.5 { b -= 1 }
       // The way it was turning, as a rotation vector in card coordinates.
       let approach = (final.conjugate * trace.attitudes[b]).rotationVector
       let n = Double(settled.count)
@@ -304,7 +304,7 @@ struct FilterScorer {
       let cardDX = finalX - trace.poses[b].rotationX
       let cardDY = finalY - trace.poses[b].rotationY
       let cardLength = (cardDX * cardDX + cardDY * cardDY).squareRoot()
-      guard approach.length > 0.5 * .pi / 180 else { continue }
+      guard approach.length > 0.2 * .pi / 180 else { continue }
       let u = -approach / approach.length
       var w = worst ?? (0, 0)
       for i in run where samples[i].time < settledFrom {

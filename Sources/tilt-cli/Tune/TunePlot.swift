@@ -51,6 +51,8 @@ struct TunePlot {
   /// Recordings longer than this get a zoom on their busiest stretch.
   static let zoomAbove = 40.0
   static let zoomLength = 10.0
+  /// Roll is drawn only where |pitch| is at most this, degrees.
+  static let rollLimit = 80.0
 
   private let margin = 14.0
   private let left = 66.0
@@ -120,37 +122,43 @@ struct TunePlot {
   /// Pitch or roll of each rotation, degrees; `nan` marks a break where the
   /// angle jumps (roll wrapping at ±180°, or turning over near ±90° pitch),
   /// so no line is drawn across the panel.
-  static func angles(_ attitudes: [Quaternion], _ angle: Angle) -> [Double] {
+  static func angles(_ times: [Double], _ attitudes: [Quaternion], _ angle: Angle) -> (
+    times: [Double], values: [Double]
+  ) {
+    var outTimes: [Double] = []
     var out: [Double] = []
     out.reserveCapacity(attitudes.count)
+    outTimes.reserveCapacity(attitudes.count)
     var previous: Double?
-    for q in attitudes {
+    for (t, q) in zip(times, attitudes) {
       let a = Attitude(quaternion: q)
-      let v = degrees(angle == .pitch ? a.pitch : a.roll)
-      if let p = previous, abs(v - p) > 90 { out.append(.nan) }
+      let pitch = degrees(a.pitch)
+      guard angle == .pitch || abs(pitch) <= TunePlot.rollLimit else {
+        // Roll is undefined at ±90° pitch and swings wildly near it: not drawn.
+        if previous != nil {
+          outTimes.append(t)
+          out.append(.nan)
+        }
+        previous = nil
+        continue
+      }
+      let v = angle == .pitch ? pitch : degrees(a.roll)
+      if let p = previous, abs(v - p) > 90 {
+        outTimes.append(t)
+        out.append(.nan)
+      }
+      outTimes.append(t)
       out.append(v)
       previous = v
     }
-    return out
+    return (outTimes, out)
   }
 
   private func timePanels(
     _ angle: Angle, label: String, top: Double, zoom: (Double, Double)?, into canvas: inout Canvas
   ) {
     let right = TunePlot.width - margin
-    let values = series.map { s -> (times: [Double], values: [Double]) in
-      var times: [Double] = []
-      var values: [Double] = []
-      let angles = TunePlot.angles(s.attitudes, angle)
-      var k = 0
-      for v in angles {
-        // A break repeats the time of the point after it.
-        times.append(s.times[min(k, s.times.count - 1)])
-        values.append(v)
-        if !v.isNaN { k += 1 }
-      }
-      return (times, values)
-    }
+    let values = series.map { TunePlot.angles($0.times, $0.attitudes, angle) }
     guard let t0 = series[0].times.first, let t1 = series[0].times.last, t1 > t0 else { return }
     if let zoom {
       let split = left + (right - left) * 0.6
