@@ -39,6 +39,8 @@ struct FilterScorer {
   /// `reference` as w, x, y, z in a row, and the grid points in motion: for the lag search.
   let referenceComponents: [Double]
   let motionIndices: [Int]
+  /// Where motions end in rest, for the overshoot.
+  let stops: [Stop]
   /// Why jitter (at rest) or lag (in motion) cannot be measured; `nil` when it can.
   let jitterProblem: String?
   let lagProblem: String?
@@ -107,6 +109,7 @@ struct FilterScorer {
     self.motionSeconds = motionSeconds
 
     let raw = FilterScorer.run(data, base: base, card: card, setting: FilterSetting(filter: .none))
+    stops = FilterScorer.stops(in: restRuns, samples: samples, raw: raw)
     let reference: [Quaternion]
     if data.isJoystick {
       reference = held.map { raw.attitudes[$0] }
@@ -286,41 +289,63 @@ struct FilterScorer {
   /// of rotation, and card degrees. `nil` when no motion ends in a long
   /// enough rest.
   func overshoot(of trace: Trace) -> (Double, Double)? {
-    let samples = data.samples
-    var worst: (Double, Double)?
-    for run in restRuns where run.lowerBound > 0 {
-      let start = samples[run.lowerBound].time
-      let settledFrom = start + FilterScorer.overshootWindow
-      let settled = run.filter { samples[$0].time >= settledFrom }
-      guard settled.count > 1 else { continue }
-      let final = meanRotation(settled.map { trace.attitudes[$0] })
-      var b = run.lowerBound
-      while b > 0, samples[b].time > start - 0.5 { b -= 1 }
-      // The way it was turning, as a rotation vector in card coordinates.
-      let approach = (final.conjugate * trace.attitudes[b]).rotationVector
-      let n = Double(settled.count)
-      let finalX = settled.map { trace.poses[$0].rotationX }.reduce(0, +) / n
-      let finalY = settled.map { trace.poses[$0].rotationY }.reduce(0, +) / n
-      let cardDX = finalX - trace.poses[b].rotationX
-      let cardDY = finalY - trace.poses[b].rotationY
-      let cardLength = (cardDX * cardDX + cardDY * cardDY).squareRoot()
-      guard approach.length > 0.2 * .pi / 180 else { continue }
-      let u = -approach / approach.length
-      var w = worst ?? (0, 0)
-      for i in run where samples[i].time < settledFrom {
+    guard !stops.isEmpty else { return nil }
+    var worst = (0.0, 0.0)
+    for stop in stops {
+      let final = meanRotation(stop.settled.map { trace.attitudes[$0] })
+      let n = Double(stop.settled.count)
+      let finalX = stop.settled.map { trace.poses[$0].rotationX }.reduce(0, +) / n
+      let finalY = stop.settled.map { trace.poses[$0].rotationY }.reduce(0, +) / n
+      let u = stop.direction
+      for i in stop.swing {
         let v = (final.conjugate * trace.attitudes[i]).rotationVector
-        w.0 = max(w.0, degrees(v.x * u.x + v.y * u.y + v.z * u.z))
-        if cardLength > 0.01 {
-          let past =
-            ((trace.poses[i].rotationX - finalX) * cardDX + (trace.poses[i].rotationY - finalY)
-              * cardDY)
-            / cardLength
-          w.1 = max(w.1, past)
+        worst.0 = max(worst.0, degrees(v.dot(u)))
+        if let (dx, dy) = stop.cardDirection {
+          worst.1 = max(
+            worst.1,
+            (trace.poses[i].rotationX - finalX) * dx + (trace.poses[i].rotationY - finalY) * dy)
         }
       }
-      worst = w
     }
     return worst
+  }
+
+  /// A motion that ends in a rest long enough to see an overshoot: the way the
+  /// unfiltered estimate was turning in the half second before it stopped.
+  struct Stop {
+    /// The samples of the first `overshootWindow` of the rest, and those after.
+    var swing: Range<Int>
+    var settled: Range<Int>
+    /// Past the final attitude, away from where it came from: a unit rotation
+    /// vector in card coordinates, and on the card's pose (`nil` if it did not move).
+    var direction: Vector3
+    var cardDirection: (Double, Double)?
+  }
+
+  static func stops(in runs: [Range<Int>], samples: [MotionSample], raw: Trace) -> [Stop] {
+    var stops: [Stop] = []
+    for run in runs where run.lowerBound > 0 {
+      let start = samples[run.lowerBound].time
+      let settledFrom = start + FilterScorer.overshootWindow
+      guard let first = run.first(where: { samples[$0].time >= settledFrom }),
+        run.upperBound - first > 1
+      else { continue }
+      let settled = first..<run.upperBound
+      let final = meanRotation(raw.attitudes[settled])
+      var b = run.lowerBound
+      while b > 0, samples[b].time > start - 0.5 { b -= 1 }
+      let approach = (final.conjugate * raw.attitudes[b]).rotationVector
+      guard approach.length > 0.5 * .pi / 180 else { continue }
+      let n = Double(settled.count)
+      let dx = settled.map { raw.poses[$0].rotationX }.reduce(0, +) / n - raw.poses[b].rotationX
+      let dy = settled.map { raw.poses[$0].rotationY }.reduce(0, +) / n - raw.poses[b].rotationY
+      let length = (dx * dx + dy * dy).squareRoot()
+      stops.append(
+        Stop(
+          swing: run.lowerBound..<first, settled: settled, direction: -approach / approach.length,
+          cardDirection: length > 0.05 ? (dx / length, dy / length) : nil))
+    }
+    return stops
   }
 
   /// RMS angle between the output's and the true vertical, degrees, over the
