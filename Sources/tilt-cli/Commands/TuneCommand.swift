@@ -98,7 +98,7 @@ enum TuneCommand: Command {
     let t0 = times[0]
     let raw = scorer.run(FilterSetting(filter: .none)).attitudes
     let best = scorer.run(report.recommended.setting).attitudes
-    let series = [
+    var series = [
       TunePlot.Series(
         name: "unfiltered", color: "#bdbdbd", width: 3.2, dash: false, times: times, attitudes: raw),
       TunePlot.Series(
@@ -110,6 +110,10 @@ enum TuneCommand: Command {
         name: "recommended", color: "#d62828", width: 1.2, dash: false, times: times,
         attitudes: best),
     ]
+    if scorer.data.isJoystick {
+      // A stick's tilt holds between its reports.
+      for k in series.indices { series[k].steps = true }
+    }
     var notes: [String] = []
     if !report.measured.isEmpty {
       notes.append("Measured: " + report.measured.joined(separator: "; "))

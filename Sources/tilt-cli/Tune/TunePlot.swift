@@ -15,6 +15,8 @@ struct TunePlot {
     var color: String
     var width: Double
     var dash: Bool
+    /// Drawn as steps (the value holds until the next sample), as a stick's is.
+    var steps = false
     var times: [Double]
     /// Card → reference rotations, one per time.
     var attitudes: [Quaternion]
@@ -213,8 +215,7 @@ struct TunePlot {
       canvas.add(
         path(
           d.times, d.values, from: t0, to: t1, x: x, y: y, color: s.color, width: s.width,
-          dash: s.dash,
-          clip: "c\(Int(x0))-\(Int(top))"))
+          dash: s.dash, steps: s.steps, clip: "c\(Int(x0))-\(Int(top))"))
     }
     if let mark {
       canvas.add(
@@ -232,10 +233,11 @@ struct TunePlot {
   private func path(
     _ times: [Double], _ values: [Double], from t0: Double, to t1: Double,
     x: (Double) -> Double, y: (Double) -> Double, color: String, width: Double, dash: Bool,
-    clip: String
+    steps: Bool = false, clip: String
   ) -> String {
     var d = ""
     var penDown = false
+    var last: (Double, Double)?
     var column = Int.min
     var bucket: [(Double, Double)] = []
     func flush() {
@@ -247,8 +249,10 @@ struct TunePlot {
         keep += [lo, hi, bucket[bucket.count - 1]]
       }
       for p in keep {
+        if steps, penDown, let last { d += "L\(f(p.0)) \(f(last.1))" }
         d += (penDown ? "L" : "M") + "\(f(p.0)) \(f(p.1))"
         penDown = true
+        last = p
       }
       bucket = []
     }
@@ -286,7 +290,7 @@ struct TunePlot {
       LegendItem(name: "recommended", color: "#d62828", swatch: .ring),
       LegendItem(name: "default", color: "#1d3557", swatch: .ring),
     ]
-    y = legend(families, top: y, into: &canvas) + 24
+    if ranked, scatterNote == nil { y = legend(families, top: y, into: &canvas) + 24 }
     let listX = left + (right - left) * 0.56 + 24
     let x0 = left
     let x1 = listX - 30
@@ -602,8 +606,8 @@ struct Axis {
   /// the range widens to whole steps.
   static func linear(_ low: Double, _ high: Double, target: Int, snap: Bool = true) -> Axis {
     let step = niceStep(max(high - low, 1e-9), target: target)
-    let a = snap ? (low / step).rounded(.down) * step : low
-    let b = snap ? (high / step).rounded(.up) * step : high
+    let a = snap ? (low / step + 1e-9).rounded(.down) * step : low
+    let b = snap ? (high / step - 1e-9).rounded(.up) * step : high
     var ticks: [(Double, String)] = []
     let decimals = max(0, Int(-log10(step).rounded(.down)))
     var v = (a / step).rounded(.up) * step
