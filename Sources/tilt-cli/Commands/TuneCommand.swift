@@ -10,49 +10,58 @@ enum TuneCommand: Command {
       FILE                    An evemu recording or a CSV log (with ground truth when
                               it has opt_qw… columns, as the BROAD logs do).
 
+    MEASURES:
+      Every setting runs the estimator over the whole recording. The figures are
+      taken on the attitude the card uses (relative to the start, as live runs
+      by default) and on rotation angles between quaternions, which have no
+      Euler singularity: a pad standing upright is measured like one lying flat.
+
+      jitter     RMS rotation angle at rest from each still stretch's mean
+                 rotation, moving at the stretch's steady rate (a slow creep is
+                 not a wobble: it is the drift column, degrees per second),
+                 after 0.3 s of settling; in degrees, and in card rotation
+                 degrees ("card") as the tilt card shows it
+      lag        the delay that best aligns the setting's rotations with the
+                 reference's in motion (ms); the reference is the unfiltered
+                 estimate smoothed forward and backward (no delay), or for a
+                 joystick the stick's own tilt
+      overshoot  the largest swing past the resting attitude within 1 s of a
+                 stop, where a motion ends in a rest
+      error      with ground truth only: RMS inclination error in motion
+                 (BROAD's score; shown, not scored)
+
+      Ranking: score = jitter/0.1° + lag/30 ms, lower first (0.1° of wobble
+      costs as much as 30 ms of delay). Recommended: the lowest score among the
+      settings at least as steady at rest and no laggier than the default
+      (--filter oneeuro --min-cutoff 1 --beta 5), so following it makes the
+      card neither shakier nor slower; the default itself when none is. --json
+      carries the same: each setting's "score", "notMeasured", the
+      recommendation's "basis".
+
+      What a recording cannot show is said, not guessed: with no rest (or under
+      1 s of it) jitter is not measured, with no motion (or too little) lag is
+      not. Then the table is not ranked, the default is recommended, and the
+      exit status is 0. With neither, nothing can be scored: exit status 1.
+      Progress (settings done of the total, seconds elapsed) goes to stderr
+      when it is a terminal.
+
     OPTIONS:
       --json                  One JSON object: settings best first and the recommended one.
-      --plot FILE.svg         Draw raw and filtered pitch and roll, rest shaded, and the
-                              jitter/lag of every setting tried.
+      --plot FILE.svg         Draw pitch and roll over time (unfiltered, recommended,
+                              reference; rest shaded; a zoom on the busiest 10 s of a
+                              long recording) and the jitter and lag of every setting.
+                              The name must end in .svg and its directory must exist
+                              and be writable, else it is a usage error (exit 64)
+                              before any work.
       --search grid|oneeuro   A grid over every filter (default), or the One Euro
                               paper's procedure: with beta 0 lower the minimum cutoff
                               until steady, then raise beta until quick.
       --fusion auto|accel|gyro
                               The estimator to tune filters for (default auto).
-
-      --gain DEG_PER_RAD, --max-tilt DEG
-                              The card that the card-degree columns are for
-                              (defaults 20 and 15, as live and replay).
-
-    Every setting runs the estimator over the whole recording; the figures are
-    taken on the attitude the card uses (relative to the start, as live runs by
-    default) and on rotation angles between quaternions, which have no Euler
-    singularity (a pad standing upright is measured like one lying flat):
-
-      jitter     RMS rotation angle at rest from each still stretch's mean
-                 rotation, after 0.3 s of settling (degrees; "card": the card's
-                 rotation in degrees, as the tilt card shows it)
-      lag        the delay that best aligns the setting's rotations with the
-                 reference's in motion (ms); the reference is the unfiltered
-                 estimate smoothed forward and backward (no delay), or for a
-                 joystick the stick's own tilt
-      overshoot  the largest swing past the resting attitude within 1 s of a stop
-      error      with ground truth only: RMS inclination error in motion (shown,
-                 not scored)
-
-    Ranking: score = jitter/0.1° + lag/30 ms, lower first (0.1° of wobble costs
-    as much as 30 ms of delay). Recommended: the lowest score among the settings
-    at least as steady at rest and no laggier than the default (--filter oneeuro
-    --min-cutoff 1 --beta 5), so following it makes the card neither shakier
-    nor slower; the default when none is. --json carries the same, with
-    "score", "notMeasured" and the recommendation's "basis".
-
-    What a recording cannot show is said, not guessed: with no rest (or under
-    1 s of it) jitter is not measured, with no motion (or too little) lag is not;
-    then the table is not ranked, the default is recommended and the exit status
-    is 0. With neither, nothing can be scored: exit status 1. --plot names an SVG
-    file (.svg) in a directory that exists and can be written, else it is a
-    usage error (64) before any work. Progress goes to stderr on a terminal.
+      --gain DEG_PER_RAD      The card that the card-degree columns are for
+      --max-tilt DEG          (defaults 20 and 15, as live and replay).
+      --mount-matrix M, --stick-range DEG
+                              As live and replay.
     """
   static let spec = CommandLineArguments.Spec(
     options: ["plot", "fusion", "search", "mount-matrix", "stick-range", "gain", "max-tilt"],
