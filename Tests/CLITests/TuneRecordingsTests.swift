@@ -79,6 +79,10 @@ import Testing
       ["replay", url.path, "--speed", "max", "--format", "jsonl"] + arguments)
     #expect(replay.status == 0, "\(arguments): \(replay.stderr)")
     #expect(!replay.stdout.isEmpty)
+    // `live` takes them too: with no device it fails on the device, not on them.
+    let live = try TiltCLI.run(["live", "--device", "/nonexistent-tilt-input/event0"] + arguments)
+    #expect(live.status == 1, "\(arguments): \(live.stderr)")
+    #expect(live.stderr.contains("/nonexistent-tilt-input/event0"), "\(live.stderr)")
   }
 
   /// Tunes `file` in process and draws its plot.
@@ -116,7 +120,8 @@ import Testing
         "\"\(b.text)\" at \(b.x0)…\(b.x1), \(b.y0)…\(b.y1) leaves the \(TunePlot.width)×\(height) canvas"
       )
     }
-    let apart = boxes.filter { $0.kind == .legend || $0.kind == .title || $0.kind == .callout }
+    // No two texts overlap: legends, titles, ticks, callouts, labels, the key.
+    let apart = boxes
     for (i, a) in apart.enumerated() {
       for b in apart[(i + 1)...] {
         #expect(!a.overlaps(b), "\"\(a.text)\" overlaps \"\(b.text)\"")
@@ -124,6 +129,11 @@ import Testing
     }
     let labels = boxes.filter { $0.kind == .pointLabel }
     #expect(labels.count == plot.scores.count, "every point is labelled with its rank")
+    var clashes: [String] = []
+    for (i, a) in labels.enumerated() {
+      for b in labels[(i + 1)...] where a.overlaps(b) { clashes.append("\(a.text)/\(b.text)") }
+    }
+    #expect(clashes.isEmpty, "rank labels on top of each other: \(clashes)")
     #expect(
       boxes.contains { $0.kind == .callout && $0.text.hasPrefix("recommended") }
         || plot.recommended == plot.defaultSetting)

@@ -343,11 +343,16 @@ struct TunePlot {
       let h = size * 1.15
       var fallback: (Double, Double)?
       for r in distances {
-        for (dx, dy) in [(1.0, 0.0), (-1, 0), (0, -1), (0, 1), (1, -1), (-1, -1), (1, 1), (-1, 1)] {
+        for (dx, dy) in [
+          (1.0, 0.0), (-1, 0), (0, -1), (0, 1), (1, -1), (-1, -1), (1, 1), (-1, 1),
+          (0.5, -1), (-0.5, -1), (0.5, 1), (-0.5, 1),
+        ] {
           let cx = p.0 + dx * (r + (dx == 0 ? 0 : w / 2))
           let cy = p.1 + dy * (r + (dy == 0 ? 0 : h / 2))
+          // The box that `canvas.text` will record for the label drawn at (cx, cy).
           let box = TextBox(
-            x0: cx - w / 2, y0: cy - h / 2, x1: cx + w / 2, y1: cy + h / 2, kind: kind, text: label)
+            x0: cx - w / 2, y0: cy - 0.6 * size, x1: cx + w / 2, y1: cy + 0.65 * size, kind: kind,
+            text: label)
           guard box.x0 >= plotArea.x0, box.x1 <= plotArea.x1, box.y0 >= plotArea.y0,
             box.y1 <= plotArea.y1
           else { continue }
@@ -390,7 +395,8 @@ struct TunePlot {
     }
     for (i, p) in points.enumerated() {
       place(
-        "\(i + 1)", near: p, size: 10, distances: [7, 14, 24], kind: .pointLabel, fill: "#222",
+        "\(i + 1)", near: p, size: 10, distances: [7, 14, 24, 36, 50, 66], kind: .pointLabel,
+        fill: "#222",
         leader: true)
     }
     // The key: rank and the options, as the table has them.
@@ -435,16 +441,16 @@ struct TunePlot {
       canvas.add(
         "<line x1=\"\(f(px))\" x2=\"\(f(px))\" y1=\"\(f(top))\" y2=\"\(f(bottom))\" stroke=\"#000\" stroke-opacity=\"0.08\"/>\n"
       )
-      canvas.text(t.label, x: px, y: bottom + 15, size: 11, anchor: "middle", kind: .tick)
+      canvas.text(t.label, x: px, y: bottom + 18, size: 11, anchor: "middle", kind: .tick)
     }
     for t in yAxis.ticks {
       let py = bottom - yAxis.fraction(t.value) * h
       canvas.add(
         "<line x1=\"\(f(x0))\" x2=\"\(f(x1))\" y1=\"\(f(py))\" y2=\"\(f(py))\" stroke=\"#000\" stroke-opacity=\"0.08\"/>\n"
       )
-      canvas.text(t.label, x: x0 - 5, y: py + 4, size: 11, anchor: "end", kind: .tick)
+      canvas.text(t.label, x: x0 - 5, y: py + 3.5, size: 11, anchor: "end", kind: .tick)
     }
-    canvas.text(xLabel, x: (x0 + x1) / 2, y: bottom + 31, size: 12, anchor: "middle", kind: .label)
+    canvas.text(xLabel, x: (x0 + x1) / 2, y: bottom + 34, size: 12, anchor: "middle", kind: .label)
     if let yLabel {
       canvas.verticalText(yLabel, x: margin + 6, y: top + h / 2, size: 12)
     }
