@@ -1,5 +1,5 @@
 import Attitude
-import Evdev
+import EvdevCore
 import Foundation
 import Tilt
 
@@ -32,7 +32,7 @@ struct TuneData {
       data.truthUp = truth
       data.fileRest = rest
     } else {
-      data.isJoystick = (source as? EvemuSource)?.decoder.profile.kind == .joystick
+      data.isJoystick = (source as? EvemuMotionSource)?.profile.kind == .joystick
       while let item = try source.next() {
         if let sample = item.motion { data.samples.append(sample) }
       }
