@@ -33,8 +33,9 @@ enum TuneCommand: Command {
       Ranking: score = jitter/0.1° + lag/30 ms, lower first (0.1° of wobble
       costs as much as 30 ms of delay). Recommended: the lowest score among the
       settings at least as steady at rest and no laggier than the default
-      (--filter oneeuro --min-cutoff 1 --beta 5), so following it makes the
-      card neither shakier nor slower; the default itself when none is. --json
+      (--filter oneeuro --min-cutoff 1 --beta 5), and with ground truth no less
+      accurate, so following it makes the card neither shakier nor slower; the
+      default itself when none is. --json
       carries the same: each setting's "score", "notMeasured", the
       recommendation's "basis".
 

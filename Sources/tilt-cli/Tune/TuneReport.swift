@@ -25,7 +25,7 @@ struct TuneReport {
   static let defaultSetting = FilterSetting(filter: MotionConfiguration.defaultFilter)
 
   static let recommendationRule =
-    "the lowest score among the settings at least as steady at rest and no laggier than the default, so following it makes the card neither shakier nor slower; the default when none is"
+    "the lowest score among the settings at least as steady at rest and no laggier than the default (with ground truth also no less accurate), so following it makes the card neither shakier nor slower; the default when none is"
 
   init(file: String, scorer: FilterScorer, scores tried: [SettingScore]) {
     self.file = file
@@ -53,14 +53,20 @@ struct TuneReport {
     let fallback = tried.first { $0.setting == TuneReport.defaultSetting } ?? tried[0]
     if canScore {
       scores = tried.sorted { $0.score! < $1.score! }
+      // Never worse than the default: no shakier, no slower and, where the
+      // file has ground truth, no less accurate.
       let candidates = scores.filter {
         $0.jitter! <= fallback.jitter! && $0.lag! <= fallback.lag!
+          && ($0.error ?? 0) <= (fallback.error ?? 0)
       }
       recommended = candidates.first ?? fallback
       basis =
         recommended.setting == fallback.setting
-        ? "no setting is steadier at rest without being laggier than the default (or quicker without being shakier): keep the default"
+        ? "no setting has a better score without being shakier at rest, laggier"
+          + (hasError ? ", or less accurate against the ground truth" : "")
+          + " than the default: keep it"
         : "the lowest score among the settings at least as steady at rest and no laggier than the default (\(fallback.setting.arguments.joined(separator: " ")))"
+          + (hasError ? ", and no less accurate against the ground truth" : "")
     } else {
       scores = tried
       recommended = fallback
