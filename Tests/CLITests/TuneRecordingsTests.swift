@@ -1,4 +1,5 @@
 import Foundation
+import TestTools
 import Testing
 
 @testable import tilt_cli
@@ -102,10 +103,8 @@ import Testing
   }
 
   @Test(
-    .enabled(if: TiltCLI.hasSharedData, "needs ../shared/data"),
-    .enabled(
-      if: FileManager.default.isExecutableFile(atPath: "/usr/bin/rsvg-convert"),
-      "needs rsvg-convert (librsvg2-bin)"),
+    .needsSharedData(),
+    .needs(.rsvgConvert),
     arguments: [
       "../shared/data/broad/broad_02_undisturbed_slow_rotation_B.csv",
       "../shared/data/broad/broad07_window22-42s_as_dualsense_motion.evemu",
@@ -150,7 +149,7 @@ import Testing
       try? FileManager.default.removeItem(at: pngURL)
     }
     try svg.write(to: svgURL, atomically: true, encoding: .utf8)
-    let r = try TiltCLI.runTool("/usr/bin/rsvg-convert", [svgURL.path, "-o", pngURL.path])
+    let r = try TiltCLI.runTool(try Tool.rsvgConvert.require(), [svgURL.path, "-o", pngURL.path])
     #expect(r.status == 0, "\(r.stderr)")
     let png = try Data(contentsOf: pngURL)
     #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
@@ -178,4 +177,9 @@ extension TuneRecordingsTests {
     let log = Axis.auto([0, 0.4, 12, 1500], target: 6, floor: 0.1)
     #expect(log.ticks.map(\.label) == ["≤0.1", "1", "10", "100", "1000", "10000"])
   }
+}
+
+extension Tool {
+  /// librsvg's renderer, to check the tune plot as a picture.
+  static let rsvgConvert = Tool("rsvg-convert", package: "librsvg2-bin")
 }

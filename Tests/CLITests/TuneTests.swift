@@ -1,4 +1,5 @@
 import Foundation
+import TestTools
 import Testing
 
 /// `tilt-cli tune`: figures that a replay confirms, what a recording cannot
@@ -137,7 +138,7 @@ import Testing
   /// measured the singularity at −90° pitch (1 to 18°). Measured on rotations,
   /// the unfiltered setting's jitter is what a replay shows, and the
   /// recommendation replayed is at least as steady and no laggier than the default.
-  @Test(.enabled(if: TiltCLI.hasSharedData, "needs ../shared/data"))
+  @Test(.needsSharedData())
   func uprightPadIsMeasuredOnRotations() throws {
     let tuned = try Self.tune(Self.uprightPad)
     let unfiltered = try #require(tuned.setting(["--filter", "none"]))
@@ -171,7 +172,7 @@ import Testing
 
   /// Issue 13's second finding: the sticks never leave the dead zone's
   /// neighbourhood, so lag cannot be measured; no slowest-filter recommendation.
-  @Test(.enabled(if: TiltCLI.hasSharedData, "needs ../shared/data"))
+  @Test(.needsSharedData())
   func stickRecordingSaysLagCannotBeMeasured() throws {
     let r = try TiltCLI.run(["tune", Self.sticks])
     #expect(r.status == 0, "\(r.stderr)")
@@ -190,7 +191,7 @@ import Testing
     #expect((tuned.object["notMeasured"] as! [String]).count == 1)
   }
 
-  @Test(.enabled(if: TiltCLI.hasSharedData, "needs ../shared/data"))
+  @Test(.needsSharedData())
   func groundTruthWindowRanksByTheStatedScore() throws {
     let tuned = try Self.tune(Self.groundTruthWindow, ["--fusion", "accel"])
     #expect(tuned.settings.count >= 10)
@@ -264,12 +265,10 @@ import Testing
   /// On a terminal, stderr shows settings done of the total and the time
   /// elapsed; on a pipe it stays quiet (checked in every `tune(_:)` above).
   @Test(
-    .enabled(
-      if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"),
-      "needs script (util-linux) for a terminal"))
+    .needs(.script))
   func progressOnATerminal() throws {
     let command = "'\(TiltCLI.binary.path)' tune recordings/demo.evemu > /dev/null"
-    let r = try TiltCLI.runTool("/usr/bin/script", ["-qec", command, "/dev/null"])
+    let r = try TiltCLI.runTool(try Tool.script.require(), ["-qec", command, "/dev/null"])
     #expect(r.status == 0, "\(r.stdout)")
     let progress = try Regex(#"\] (\d+)/\1 settings, \d+\.\d s"#)
     #expect(r.stdout.contains(progress), "\(r.stdout)")
