@@ -87,17 +87,24 @@ public struct FusionParameters: Hashable, Sendable {
 
   // MARK: Accelerometer only
 
-  /// Time constant, in seconds, of the accelerometer-only low-pass while
-  /// the readings stay near 1 g.
+  /// The shortest time constant, in seconds, of the accelerometer-only
+  /// low-pass, however fast the card turns.
   public var tiltTimeConstant: Double = 0.01
   /// While readings stray from 1 g, that time constant grows by the factor
   /// `1 + d/scale²`, where `d` is the mean square distance of the readings
   /// from 1 g over ``tiltDisturbanceTimeConstant``; in g.
-  public var tiltDisturbanceScale: Double = 0.1
+  public var tiltDisturbanceScale: Double = 0.5
   /// Time constant, in seconds, of that mean square.
   public var tiltDisturbanceTimeConstant: Double = 1.0
+  /// Cutoff, in Hz, of the accelerometer-only low-pass while the measured
+  /// direction stands still…
+  public var tiltMinimumCutoff: Double = 1.0
+  /// …raised by this many Hz per rad/s at which it moves…
+  public var tiltSpeedGain: Double = 0.5
+  /// …that speed low-passed with this time constant, seconds.
+  public var tiltSpeedTimeConstant: Double = 0.3
   /// The longest the accelerometer-only time constant grows to, seconds.
-  public var tiltMaximumTimeConstant: Double = 1.0
+  public var tiltMaximumTimeConstant: Double = 3.0
 
   // MARK: Both
 
