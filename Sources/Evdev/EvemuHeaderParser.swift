@@ -24,12 +24,20 @@ struct HeaderParser {
     }
   }
 
-  func requireComplete(line: Int) throws(RecordingError) {
+  /// - Parameter atEvent: the line is the first `E:` line (an events-only file
+  ///   when no header came before it).
+  func requireComplete(line: Int, atEvent: Bool = false) throws(RecordingError) {
     if !sawName {
+      let hint =
+        atEvent
+        ? "; events only: evemu-play plays such a file into a device that exists, so give the"
+          + " .desc or full recording it was captured with"
+        : ""
       throw RecordingError(
         file: path, line: line, kind: .header,
         message:
-          "no evemu header: expected 'N: device name' before this line; not an evemu recording")
+          "no evemu header: expected 'N: device name' before this line; not an evemu recording"
+          + hint)
     }
     if !sawID {
       throw RecordingError(
