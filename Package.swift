@@ -4,9 +4,11 @@ import PackageDescription
 let package = Package(
   name: "tilt",
   products: [
+    .library(name: "EvdevCore", targets: ["EvdevCore"]),
     .library(name: "Evdev", targets: ["Evdev"]),
     .library(name: "Attitude", targets: ["Attitude"]),
     .library(name: "TiltCard", targets: ["TiltCard"]),
+    .library(name: "Tilt", targets: ["Tilt"]),
     .executable(name: "tilt-cli", targets: ["tilt-cli"]),
   ],
   targets: [
@@ -15,11 +17,22 @@ let package = Package(
       pkgConfig: "libevdev",
       providers: [.apt(["libevdev-dev"])]
     ),
-    .target(name: "Evdev", dependencies: ["CEvdev"]),
+    // The one way to the kernel: every target's system calls go through it.
+    .target(name: "SystemCalls"),
+    // Events, devices and recordings without libevdev.
+    .target(name: "EvdevCore", dependencies: ["SystemCalls"]),
+    // Live devices, through libevdev.
+    .target(name: "Evdev", dependencies: ["CEvdev", "EvdevCore", "SystemCalls"]),
     .target(name: "Attitude"),
     .target(name: "TiltCard", dependencies: ["Attitude"]),
-    .executableTarget(name: "tilt-cli", dependencies: ["Evdev", "Attitude", "TiltCard"]),
-    .testTarget(name: "EvdevTests", dependencies: ["Evdev"]),
+    // The pipeline: a source, the motion manager, the card, the live loop.
+    .target(
+      name: "Tilt", dependencies: ["Evdev", "EvdevCore", "Attitude", "TiltCard", "SystemCalls"]),
+    .executableTarget(
+      name: "tilt-cli",
+      dependencies: ["Tilt", "Evdev", "EvdevCore", "Attitude", "TiltCard", "SystemCalls"]),
+    .testTarget(name: "EvdevCoreTests", dependencies: ["EvdevCore"]),
+    .testTarget(name: "EvdevTests", dependencies: ["Evdev", "EvdevCore", "CEvdev", "SystemCalls"]),
     .testTarget(name: "AttitudeTests", dependencies: ["Attitude"]),
     .testTarget(name: "TiltCardTests", dependencies: ["TiltCard", "Attitude"]),
     .testTarget(name: "CLITests", dependencies: ["tilt-cli"]),

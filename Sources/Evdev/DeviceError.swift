@@ -1,3 +1,6 @@
+import EvdevCore
+import SystemCalls
+
 /// Why an input device node could not be opened or read.
 ///
 /// Each description is one line that names the node and says what to do.

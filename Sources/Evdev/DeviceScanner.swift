@@ -1,3 +1,4 @@
+import EvdevCore
 import Foundation
 
 /// One `eventN` node found by `DeviceScanner.scan`.

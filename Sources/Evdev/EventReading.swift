@@ -1,3 +1,6 @@
+import EvdevCore
+import SystemCalls
+
 /// How the next event is read: the corresponding C flags are
 /// `LIBEVDEV_READ_FLAG_NORMAL` and `LIBEVDEV_READ_FLAG_SYNC`.
 public enum ReadMode: Hashable, Sendable {

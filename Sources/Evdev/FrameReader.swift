@@ -1,3 +1,6 @@
+import EvdevCore
+import SystemCalls
+
 /// Assembles frames from an event source, the way libevdev documents it.
 ///
 /// In normal mode events are collected up to `SYN_REPORT`. When the source reports

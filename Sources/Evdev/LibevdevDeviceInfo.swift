@@ -1,4 +1,5 @@
 import CEvdev
+import EvdevCore
 
 extension DeviceInfo {
   /// Everything libevdev knows about the device after `libevdev_new_from_fd`:

@@ -1,3 +1,6 @@
+import EvdevCore
+import SystemCalls
+
 /// An input device node (`/dev/input/eventN`) read through libevdev.
 ///
 /// Opened non-blocking: put `fileDescriptor` in a `poll()` set and call

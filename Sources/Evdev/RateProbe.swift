@@ -1,3 +1,5 @@
+import EvdevCore
+
 /// Measures how a device really delivers samples: effective rate, interval
 /// jitter, dropped frames and `MSC_TIMESTAMP` wraps.
 ///

@@ -1,4 +1,6 @@
+import EvdevCore
 import Foundation
+import SystemCalls
 
 /// A device's properties from the udev database, read directly from its files
 /// (no libudev): `/run/udev/data/c<major>:<minor>` for a character device, whose

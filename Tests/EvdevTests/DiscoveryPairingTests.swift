@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Evdev
+@testable import EvdevCore
 
 @Suite struct DiscoveryPairingTests {
   static func motion(uniq: String = "", phys: String = "") -> DeviceInfo {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Evdev
+@testable import EvdevCore
 
 @Suite struct DiscoveryUdevTests {
   static let entry = """

@@ -1,7 +1,9 @@
 import Foundation
+import SystemCalls
 import Testing
 
 @testable import Evdev
+@testable import EvdevCore
 
 @Suite struct LiveDeviceErrorTests {
   @Test func devZeroIsNotAnInputDevice() {

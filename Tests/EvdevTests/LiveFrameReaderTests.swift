@@ -1,6 +1,8 @@
+import SystemCalls
 import Testing
 
 @testable import Evdev
+@testable import EvdevCore
 
 @Suite struct LiveFrameReaderTests {
   @Test func assemblesFramesAtSynReport() throws {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Evdev
+@testable import EvdevCore
 
 @Suite struct LiveRateProbeTests {
   /// A sample frame with MSC_TIMESTAMP `timestamp`, at event time `eventUs`.

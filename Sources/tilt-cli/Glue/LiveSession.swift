@@ -1,5 +1,7 @@
 import Evdev
 import Glibc
+import SystemCalls
+import Tilt
 import TiltCard
 
 /// `tilt-cli live`: one thread, one `poll()` over the devices, the terminal and

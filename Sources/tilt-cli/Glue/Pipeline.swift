@@ -1,5 +1,7 @@
 import Attitude
 import Glibc
+import SystemCalls
+import Tilt
 import TiltCard
 
 /// The chain after the source: estimator and filter, then the card, then the sink.

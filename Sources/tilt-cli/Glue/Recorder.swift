@@ -1,5 +1,6 @@
 import Evdev
 import Glibc
+import SystemCalls
 
 /// What `record` reads: a live device, or a test's fake with a descriptor to poll.
 protocol FrameDevice: AnyObject {

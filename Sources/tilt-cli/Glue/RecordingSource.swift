@@ -1,6 +1,7 @@
 import Attitude
 import Evdev
 import Foundation
+import Tilt
 
 /// A recording as a motion source: an evemu file through the device's profile
 /// and decoder, or a CSV log whose rows are already card-frame samples.

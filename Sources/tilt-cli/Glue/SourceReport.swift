@@ -1,6 +1,7 @@
 import Evdev
 import Foundation
 import Glibc
+import SystemCalls
 
 /// What `tilt-cli info` says about a device or a recording.
 struct SourceReport {

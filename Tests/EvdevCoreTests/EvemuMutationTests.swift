@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Evdev
+@testable import EvdevCore
 
 /// Seeded random damage to good files: every reader must either read the
 /// file or throw its error with a line number, never crash or hang.

@@ -212,7 +212,8 @@ public final class CSVMotionReader {
       throw RecordingError(
         file: path, line: lineNumber, kind: .outOfRange,
         message:
-          "\(columns[column]) is \(value), beyond ±\(Int(limit)); the row is corrupt, remove or fix it")
+          "\(columns[column]) is \(value), beyond ±\(Int(limit)); the row is corrupt, remove or fix it"
+      )
     }
     return value
   }

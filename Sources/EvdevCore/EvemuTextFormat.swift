@@ -1,5 +1,3 @@
-import CEvdev
-
 /// Writes the text that `evemu-record` (libevemu 2.7, file format 1.3) writes:
 /// the version line, an evtest-like description in comments, the `N:`, `I:`,
 /// `P:`, `B:` and `A:` lines, then one `E:` line per event with its
@@ -33,8 +31,7 @@ struct EvemuTextFormat {
     out += "P: " + props.map(hex2).joined(separator: " ") + "\n"
     out += "B: 00 0b 00 00 00 00 00 00 00\n"
     for type in UInt16(1)..<UInt16(EV_CNT) {
-      let max = libevdev_event_type_get_max(UInt32(type))
-      guard max >= 0 else { continue }
+      guard let max = EventNames.maximumCode(type: type) else { continue }
       let byteCount = (Int(max) + 1 + 7) / 8
       var mask = [UInt8](repeating: 0, count: (byteCount + 7) / 8 * 8)
       for code in info.codes[type] ?? [] where Int(code) <= Int(max) {
@@ -93,7 +90,7 @@ struct EvemuTextFormat {
     }
     out += "# Properties:\n"
     for p in info.properties.sorted() {
-      let name = libevdev_property_get_name(UInt32(p)).map { String(cString: $0) } ?? "(null)"
+      let name = EventNames.propertyName(p) ?? "(null)"
       out += "#   Property  type \(p) (\(name))\n"
     }
     return out
@@ -131,11 +128,11 @@ struct EvemuTextFormat {
   }
 
   private func typeName(_ type: UInt16) -> String {
-    libevdev_event_type_get_name(UInt32(type)).map { String(cString: $0) } ?? "(null)"
+    EventNames.typeName(type) ?? "(null)"
   }
 
   private func codeName(_ type: UInt16, _ code: UInt16) -> String {
-    libevdev_event_code_get_name(UInt32(type), UInt32(code)).map { String(cString: $0) } ?? "(null)"
+    EventNames.codeName(type: type, code: code) ?? "(null)"
   }
 }
 

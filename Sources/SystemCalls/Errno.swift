@@ -10,7 +10,7 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
   public init(rawValue: Int32) { self.rawValue = rawValue }
 
   /// The calling thread's current `errno`.
-  static var current: Errno { Errno(rawValue: errno) }
+  package static var current: Errno { Errno(rawValue: errno) }
 
   /// `EINTR`
   public static let interrupted = Errno(rawValue: EINTR)
@@ -49,4 +49,19 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     EBUSY: "EBUSY", ENODEV: "ENODEV", ENOTDIR: "ENOTDIR", EISDIR: "EISDIR", EINVAL: "EINVAL",
     EMFILE: "EMFILE", ENOTTY: "ENOTTY", ENOSPC: "ENOSPC", EROFS: "EROFS",
   ]
+}
+
+/// A system call that failed outside any one file or device (a `poll`, a
+/// `pipe`): what was being done, and the `errno` it ended with.
+public struct SystemCallError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What failed, as the message begins: "poll failed".
+  public var context: String
+  public var errno: Errno
+
+  public init(_ context: String, errno: Errno) {
+    self.context = context
+    self.errno = errno
+  }
+
+  public var description: String { "\(context): \(errno)" }
 }

@@ -1,5 +1,3 @@
-import CEvdev
-
 /// The evdev numbers this project uses, named as in
 /// `linux/input-event-codes.h` (`EventType.abs` is `EV_ABS`, and so on).
 public enum EventType {

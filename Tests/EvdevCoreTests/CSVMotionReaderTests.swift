@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Evdev
+@testable import EvdevCore
 
 @Suite struct CSVMotionReaderTests {
   func all(_ reader: CSVMotionReader) throws(RecordingError) -> [MotionRecord] {

@@ -1,5 +1,3 @@
-import CEvdev
-
 /// Reads an evemu recording, the text that `evemu-record` writes and
 /// `evemu-play` reads: a device description, then `E:` event lines.
 ///
@@ -210,7 +208,7 @@ public final class EvemuReader {
     guard case .value(let code, _) = s.hex(), s.atBlankOrEnd else {
       throw missing("event code (hex)")
     }
-    let typeMax = Int64(libevdev_event_type_get_max(UInt32(type)))
+    let typeMax = EventNames.maximumCode(type: UInt16(type)).map { Int64($0) } ?? -1
     let codeMax = typeMax >= 0 ? typeMax : largestCode
     if code > codeMax {
       throw fail(

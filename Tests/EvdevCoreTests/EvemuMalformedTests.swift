@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Evdev
+@testable import EvdevCore
 
 /// Bad evemu input: each case must give a `RecordingError` that names the
 /// line and says what is wrong, never a crash or a hang.

@@ -1,5 +1,3 @@
-import CEvdev
-
 /// Builds a ``DeviceInfo`` from the description lines of an evemu file
 /// (`N:`, `I:`, `P:`, `B:`, `A:`, `L:`, `S:`), one line at a time.
 struct HeaderParser {

@@ -5,15 +5,15 @@ private nonisolated(unsafe) var signalPipeWriteEnd: Int32 = -1
 
 /// Turns SIGINT, SIGTERM and SIGWINCH into bytes on a pipe that `poll()` can watch,
 /// so the live loop sleeps in one place and handles signals in order.
-final class SignalPipe {
+package final class SignalPipe {
   /// The read end, for `poll()`.
-  let fileDescriptor: Int32
+  package let fileDescriptor: Int32
   private let writeEnd: Int32
 
-  init(signals: [Int32] = [SIGINT, SIGTERM, SIGWINCH]) throws {
+  package init(signals: [Int32] = [SIGINT, SIGTERM, SIGWINCH]) throws {
     var ends: [Int32] = [-1, -1]
     guard pipe(&ends) == 0 else {
-      throw Failure("cannot create a pipe for signals: \(String(cString: strerror(errno)))")
+      throw SystemCallError("cannot create a pipe for signals", errno: .current)
     }
     for end in ends {
       _ = fcntl(end, F_SETFD, FD_CLOEXEC)
@@ -40,7 +40,7 @@ final class SignalPipe {
   }
 
   /// The signals that arrived since the last call, oldest first.
-  func drain() -> [Int32] {
+  package func drain() -> [Int32] {
     var buffer = [UInt8](repeating: 0, count: 64)
     var received: [Int32] = []
     while true {

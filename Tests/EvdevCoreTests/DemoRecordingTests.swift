@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Evdev
+@testable import EvdevCore
 
 @Suite struct DemoRecordingTests {
   static let path = "recordings/demo.evemu"

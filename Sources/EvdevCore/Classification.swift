@@ -1,5 +1,3 @@
-import CEvdev
-
 /// What a device can do for the card.
 public enum DeviceKind: String, Hashable, Sendable {
   /// Accelerometer and gyroscope (`INPUT_PROP_ACCELEROMETER` with `ABS_RX/RY/RZ`).
@@ -374,8 +372,8 @@ extension DeviceProfile {
   }
 
   static func axisName(_ code: UInt16) -> String {
-    if let name = libevdev_event_code_get_name(UInt32(EV_ABS), UInt32(code)) {
-      return String(cString: name)
+    if let name = EventNames.codeName(type: EventType.abs, code: code) {
+      return name
     }
     return "ABS_0x\(String(code, radix: 16))"
   }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Evdev
+@testable import EvdevCore
 
 /// Builds frames the way a device sends them.
 struct FrameBuilder {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Evdev
+@testable import EvdevCore
 
 @Suite struct EvemuReaderTests {
   @Test func readsXboxRecording() throws {

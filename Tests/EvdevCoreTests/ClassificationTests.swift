@@ -1,7 +1,6 @@
-import CEvdev
 import Testing
 
-@testable import Evdev
+@testable import EvdevCore
 
 /// Fake device descriptions, built as the kernel drivers describe them.
 enum FakeDevices {

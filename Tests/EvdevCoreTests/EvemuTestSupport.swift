@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Evdev
+@testable import EvdevCore
 
 /// Paths to the shared reference data, relative to the package root, and
 /// scratch files for tests.

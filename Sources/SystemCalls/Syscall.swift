@@ -1,0 +1,53 @@
+import Glibc
+
+/// The one place where tilt calls C functions that can fail.
+///
+/// As in swift-nio's `System.swift`: `EINTR` is retried, `EAGAIN` comes back as a
+/// value, `EBADF` and `EFAULT` are programmer errors (a precondition), every other
+/// error is thrown as an `Errno`.
+package enum Syscall {
+  /// `open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)`.
+  package static func openForReading(_ path: String) throws(Errno) -> Int32 {
+    while true {
+      let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+      if fd >= 0 { return fd }
+      let error = Errno.current
+      if error == .interrupted { continue }
+      try checkNotProgrammerError(error, "open")
+      throw error
+    }
+  }
+
+  /// `close(fd)`. Not retried on `EINTR`: on Linux the descriptor is gone either way.
+  package static func close(_ fd: Int32) {
+    if Glibc.close(fd) == 0 { return }
+    let error = Errno.current
+    precondition(error != .badFileDescriptor, "close(\(fd)): \(error): descriptor closed twice")
+  }
+
+  /// The device number of a character device node (`st_rdev` from `stat(2)`), or
+  /// `nil` when the path is something else.
+  package static func characterDeviceNumber(_ path: String) throws(Errno) -> (
+    major: UInt32, minor: UInt32
+  )? {
+    var status = stat()
+    while stat(path, &status) != 0 {
+      let error = Errno.current
+      if error == .interrupted { continue }
+      try checkNotProgrammerError(error, "stat")
+      throw error
+    }
+    guard status.st_mode & S_IFMT == S_IFCHR else { return nil }
+    let device = UInt64(status.st_rdev)
+    // The glibc encoding of dev_t, as the major() and minor() macros decode it.
+    let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~UInt64(0xfff))
+    let minor = (device & 0xff) | ((device >> 12) & ~UInt64(0xff))
+    return (UInt32(truncatingIfNeeded: major), UInt32(truncatingIfNeeded: minor))
+  }
+
+  package static func checkNotProgrammerError(_ error: Errno, _ operation: String) throws(Errno) {
+    precondition(
+      error != .badFileDescriptor && error != .badAddress,
+      "\(operation): \(error): a bug in tilt, not in the device")
+  }
+}
