@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Evdev
+@testable import EvdevCore
 
 /// A seeded generator (SplitMix64), so jitter is the same every run.
 struct SeededGenerator: RandomNumberGenerator {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Evdev
+@testable import EvdevCore
 
 /// udev's input_id rules (systemd src/udev/udev-builtin-input_id.c), case by case.
 @Suite struct InputClassesTests {
