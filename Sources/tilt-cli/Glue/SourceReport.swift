@@ -274,7 +274,9 @@ extension ClockRateCheck {
         + " against the event clock \(over), more than their jitter explains: the event clock's "
         + String(format: "rate wins (each MSC_TIMESTAMP step × %.4f)", appliedRate)
     }
-    return String(format: "MSC_TIMESTAMP agrees with the event clock (%+.2f %%", -percent) + spread
+    return String(
+      format: "MSC_TIMESTAMP agrees with the event clock (%+.2f %%", percent == 0 ? 0 : -percent)
+      + spread
       + ") \(over): timed by MSC_TIMESTAMP"
   }
 }
