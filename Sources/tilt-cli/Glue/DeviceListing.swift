@@ -37,8 +37,12 @@ struct DeviceListing {
           entry.device.path, "-", name, entry.device.openError.map { "\($0)" } ?? "unreadable",
         ]
       }
+      // A usable node: its units and clock, then what the classifier noted
+      // beyond "accelerometer and gyroscope" (the driver, guessed units).
+      let notes = profile.reason.components(separatedBy: "; ").dropFirst()
       var note =
-        profile.kind == .unsupported ? profile.reason : "\(profile.summary); \(profile.reason)"
+        profile.kind == .unsupported
+        ? profile.reason : ([profile.summary] + notes).joined(separator: "; ")
       if let buttons = entry.device.pairedButtonPath { note += "; buttons on \(buttons)" }
       return [entry.device.path, profile.kind.rawValue, name, note]
     }

@@ -149,7 +149,13 @@ struct SourceReport {
     if let frameCount { lines.append("\(format == "csv" ? "samples" : "frames"): \(frameCount)") }
     if let csv { lines += csv.lines }
     if let rate { lines += rate.lines(measuredFor: measuredSeconds) }
-    if let timestampRate { lines.append("timestamp rate: " + timestampRate.text) }
+    if let timestampRate {
+      lines.append("timestamp rate: " + timestampRate.text)
+      if timestampRate.eventClockWins, let hz = rate?.rateHz {
+        lines.append(
+          String(format: "rate by the event clock: %.1f Hz", hz / timestampRate.appliedRate))
+      }
+    }
     return lines.joined(separator: "\n") + "\n"
   }
 }
