@@ -35,7 +35,8 @@ let package = Package(
     .testTarget(name: "EvdevTests", dependencies: ["Evdev", "EvdevCore", "CEvdev", "SystemCalls"]),
     .testTarget(name: "AttitudeTests", dependencies: ["Attitude"]),
     .testTarget(name: "TiltCardTests", dependencies: ["TiltCard", "Attitude"]),
-    .testTarget(name: "CLITests", dependencies: ["tilt-cli"]),
+    .testTarget(name: "TiltTests", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard"]),
+    .testTarget(name: "CLITests", dependencies: ["tilt-cli"], exclude: ["Golden"]),
   ],
   swiftLanguageModes: [.v5]
 )

@@ -77,7 +77,7 @@ public enum DemoRecording {
   }
 
   /// The frames of the demo, with event times from 0.
-  static func frames() -> [Frame] {
+  public static func frames() -> [Frame] {
     let step = 1 / rate
     let count = Int((duration * rate).rounded())
     var last = [Int32](repeating: 0, count: 6)

@@ -57,3 +57,11 @@ package final class SignalPipe {
     close(writeEnd)
   }
 }
+
+/// Ignores SIGPIPE, so that a write to a closed pipe fails with `EPIPE`
+/// instead of killing the process.
+package func ignoreBrokenPipe() {
+  var ignore = sigaction()
+  ignore.__sigaction_handler.sa_handler = SIG_IGN
+  sigaction(SIGPIPE, &ignore, nil)
+}

@@ -51,3 +51,29 @@ package enum Syscall {
       "\(operation): \(error): a bug in tilt, not in the device")
   }
 }
+
+extension Syscall {
+  /// The bytes waiting on a non-blocking or ready `fd` (a terminal in raw
+  /// mode, a pipe), at most `limit`; empty at end of file, would-block or error.
+  package static func readAvailable(_ fd: Int32, limit: Int = 64) -> [UInt8] {
+    var buffer = [UInt8](repeating: 0, count: limit)
+    while true {
+      let n = Glibc.read(fd, &buffer, limit)
+      if n > 0 { return Array(buffer[..<n]) }
+      if n < 0, errno == EINTR { continue }
+      return []
+    }
+  }
+}
+
+extension Syscall {
+  /// Whether `fd` is a pipe or FIFO (`S_ISFIFO` of `fstat(2)`).
+  package static func isPipe(_ fd: Int32) -> Bool {
+    var status = stat()
+    while fstat(fd, &status) != 0 {
+      if errno == EINTR { continue }
+      return false
+    }
+    return status.st_mode & S_IFMT == S_IFIFO
+  }
+}

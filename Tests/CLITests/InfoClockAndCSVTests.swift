@@ -2,6 +2,7 @@ import Evdev
 import Foundation
 import Testing
 
+@testable import Tilt
 @testable import tilt_cli
 
 /// Synthetic recordings for `info` and `replay`.

@@ -1,3 +1,5 @@
+import Tilt
+
 /// Plain `tilt-cli`: live from the first motion device, else the bundled demo.
 enum DefaultCommand: Command {
   static let name = ""
@@ -14,13 +16,13 @@ enum DefaultCommand: Command {
   static func run(_ arguments: CommandLineArguments) throws -> Int32 {
     let options = try PipelineOptions(arguments)
     if let device = DeviceChoice.firstMotionDeviceIfAny() {
-      return try LiveSession(options: options, devicePath: device, wait: false).run()
+      return try LiveCommand.live(options: options, devicePath: device, wait: false)
     }
     StandardError.write(
       "tilt-cli: no motion device found (see 'tilt-cli devices'); playing the bundled demo.\n")
-    let source = try RecordingSource.demo(options: options)
-    try Pipeline(options: options, hasGyroscope: source.hasGyroscope)
-      .replay(source, speed: 1)
-    return ExitStatus.success
+    let configuration = try options.tiltConfiguration()
+    return try ReplayCommand.play(
+      DemoMotionSource(configuration: configuration), options: options,
+      configuration: configuration, speed: 1)
   }
 }

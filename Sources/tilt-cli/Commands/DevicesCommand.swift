@@ -1,3 +1,5 @@
+import Tilt
+
 /// `tilt-cli devices`: which input devices can drive the card, and why the others can't.
 enum DevicesCommand: Command {
   static let name = "devices"

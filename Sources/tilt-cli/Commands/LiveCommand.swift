@@ -1,3 +1,8 @@
+import Glibc
+import SystemCalls
+import Tilt
+import TiltCard
+
 /// `tilt-cli live`: tilt from an attached sensor.
 enum LiveCommand: Command {
   static let name = "live"
@@ -19,7 +24,36 @@ enum LiveCommand: Command {
   static func run(_ arguments: CommandLineArguments) throws -> Int32 {
     let options = try PipelineOptions(arguments)
     let device = try arguments.string("device") ?? DeviceChoice.firstMotionDevice()
-    return try LiveSession(options: options, devicePath: device, wait: arguments.has("wait"))
-      .run()
+    return try live(options: options, devicePath: device, wait: arguments.has("wait"))
+  }
+
+  /// The live loop of the library, into the sink the options ask for, with
+  /// the terminal's keys; exit 1 when the device went away.
+  static func live(options: PipelineOptions, devicePath: String, wait: Bool) throws -> Int32 {
+    let configuration = try options.tiltConfiguration()
+    let manager = try TiltMotionManager(
+      devicePath: devicePath, configuration: configuration,
+      makeSink: { info in try options.makeSink(card: configuration.card, title: info.name) },
+      waitsForReconnect: wait,
+      onNote: { note in
+        if case .ignoredUdevMountMatrix = note {
+          StandardError.write("tilt-cli: \(note)\n")
+        } else {
+          StandardError.write("tilt-cli live: \(note)\n")
+        }
+      })
+    if manager.pipeline.sink is TerminalSink {
+      manager.participants.append(TerminalKeys(input: STDIN_FILENO, pipeline: manager.pipeline))
+    } else if options.output == nil {
+      manager.participants.append(ReaderWatch(pipeline: manager.pipeline))
+    }
+    do {
+      switch try manager.run() {
+      case .requested: return ExitStatus.success
+      case .deviceWentAway: return ExitStatus.failure
+      }
+    } catch let error as OutputSink.WriteError where error.isBrokenPipe {
+      return ExitStatus.success
+    }
   }
 }

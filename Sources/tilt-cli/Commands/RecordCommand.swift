@@ -1,4 +1,5 @@
 import Evdev
+import Tilt
 
 /// `tilt-cli record`: an evemu recording of a live device, which `evemu-play` accepts.
 enum RecordCommand: Command {

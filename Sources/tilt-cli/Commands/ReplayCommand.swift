@@ -1,3 +1,8 @@
+import Glibc
+import SystemCalls
+import Tilt
+import TiltCard
+
 /// `tilt-cli replay FILE`: an evemu recording or CSV log through the whole pipeline.
 enum ReplayCommand: Command {
   static let name = "replay"
@@ -9,8 +14,9 @@ enum ReplayCommand: Command {
                               with a header row (t_s, acc_x_g… or acc_x_m_s2…, gyr_…).
 
     OPTIONS:
-      --speed X|max           Play at X times the recorded speed (default 1), or as fast
-                              as possible with max; frames are the same either way.
+      --speed X|max           Play at X times the recorded speed, or as fast as possible
+                              with max; frames are the same either way (default 1, or
+                              max when writing a file: --output or --format html).
     \(PipelineOptions.help)
     """
   static let spec = CommandLineArguments.Spec(
@@ -20,19 +26,49 @@ enum ReplayCommand: Command {
 
   static func run(_ arguments: CommandLineArguments) throws -> Int32 {
     let options = try PipelineOptions(arguments)
-    let speed = try playbackSpeed(arguments.string("speed"))
+    let speed = try playbackSpeed(
+      arguments.string("speed"),
+      writesFile: options.output != nil || options.resolvedFormat == .html)
     guard let path = arguments.positionals.first else {
       throw UsageError("missing FILE (an evemu recording or a CSV log)")
     }
-    let source = try RecordingSource.open(path: path, options: options)
-    try Pipeline(options: options, hasGyroscope: source.hasGyroscope)
-      .replay(source, speed: speed)
+    let configuration = try options.tiltConfiguration()
+    let source = try RecordingSource.open(path: path, configuration: configuration)
+    return try play(source, options: options, configuration: configuration, speed: speed)
+  }
+
+  /// Plays `source` into the sink the options ask for; the terminal's keys
+  /// join a paced replay. A reader that goes away ends it quietly.
+  static func play(
+    _ source: any MotionSource, options: PipelineOptions, configuration: TiltConfiguration,
+    speed: Double?
+  ) throws -> Int32 {
+    ignoreBrokenPipe()
+    let sink = try options.makeSink(card: configuration.card, title: "tilt")
+    let pipeline = TiltPipeline(
+      configuration: configuration, hasGyroscope: source.hasGyroscope, sink: sink)
+    let player = RecordingPlayer(pipeline: pipeline)
+    if sink is TerminalSink {
+      if speed == nil { TerminalMode.restoreOnSignals() }
+      player.participants.append(TerminalKeys(input: STDIN_FILENO, pipeline: pipeline))
+    } else if options.output == nil {
+      player.participants.append(ReaderWatch(pipeline: pipeline))
+    }
+    do {
+      try player.play(source, speedFactor: speed)
+    } catch let error as OutputSink.WriteError where error.isBrokenPipe {
+      return ExitStatus.success
+    } catch let error as TiltError {
+      throw Failure(error.description)
+    }
     return ExitStatus.success
   }
 
-  /// `nil` for `max`.
-  static func playbackSpeed(_ text: String?) throws(UsageError) -> Double? {
-    guard let text else { return 1 }
+  /// `nil` for `max`, which is also the default when the replay writes a file.
+  static func playbackSpeed(_ text: String?, writesFile: Bool = false) throws(UsageError)
+    -> Double?
+  {
+    guard let text else { return writesFile ? nil : 1 }
     if text == "max" { return nil }
     guard let value = Double(text), value.isFinite, value > 0 else {
       throw UsageError("'--speed' needs a positive number or 'max', not '\(text)'")

@@ -1,4 +1,6 @@
 import Attitude
+import EvdevCore
+import Tilt
 import TiltCard
 
 extension PipelineOptions {
@@ -32,4 +34,32 @@ extension PipelineOptions {
     c.idleStop = idleStop
     return c
   }
+
+  /// The whole pipeline's configuration; `--mount-matrix` is parsed here.
+  func tiltConfiguration() throws(UsageError) -> TiltConfiguration {
+    var c = TiltConfiguration()
+    c.motion = motionConfiguration
+    c.card = cardConfiguration
+    c.displayRateHz = rate
+    c.everySample = everySample
+    c.stickRangeDegrees = stickRange
+    if let text = mountMatrix {
+      do {
+        c.mountMatrix = try MountMatrix(parsing: text)
+      } catch {
+        throw UsageError("'--mount-matrix': \(error)")
+      }
+    }
+    return c
+  }
 }
+
+extension RecordingSource {
+  /// A recording as the options decode it.
+  static func open(path: String, options: PipelineOptions) throws -> any MotionSource {
+    try open(path: path, configuration: options.tiltConfiguration())
+  }
+}
+
+/// The tune command's name for the library's CSV source.
+typealias CSVSource = CSVMotionSource

@@ -1,29 +1,7 @@
 import Evdev
+import Tilt
 
-/// The input devices with what each one is, for `tilt-cli devices`.
-struct DeviceListing {
-  struct Entry {
-    var device: DiscoveredDevice
-    var profile: DeviceProfile?
-  }
-
-  var entries: [Entry]
-  var directory: String
-
-  static func scan() -> DeviceListing {
-    let directory = DeviceChoice.inputDirectory
-    let entries = DeviceScanner.scan(directory: directory).map { device in
-      Entry(
-        device: device,
-        profile: device.info.map { info in
-          var info = info
-          info.driver = UdevProperties.driver(forDevicePath: device.path)
-          return DeviceProfile.classify(info)
-        })
-    }
-    return DeviceListing(entries: entries, directory: directory)
-  }
-
+extension DeviceListing {
   /// What a person reads: one line a device, usable ones first.
   var table: String {
     guard !entries.isEmpty else {

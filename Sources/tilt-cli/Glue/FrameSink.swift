@@ -1,16 +1,7 @@
 import Foundation
 import Glibc
+import Tilt
 import TiltCard
-
-/// Where display frames go: JSON lines, the terminal view, or an HTML page.
-protocol FrameSink: AnyObject {
-  /// Shows a batch of frames, oldest first.
-  func show(_ frames: [CardFrame]) throws
-  /// Draws the last frame again (the terminal was resized).
-  func redraw() throws
-  /// Writes what is left; the output is complete after this.
-  func finish() throws
-}
 
 extension PipelineOptions {
   /// The format asked for, or the one that fits the output: html for a `.html`
@@ -66,8 +57,8 @@ final class JSONLSink: FrameSink {
 
   func redraw() throws {}
 
-  /// Lets a live reader see the frames of a batch at once.
-  func flushBatch() throws { try output.flush() }
+  /// Lets a reader see the frames made so far.
+  func flush() throws { try output.flush() }
 
   func finish() throws {
     try output.flush()

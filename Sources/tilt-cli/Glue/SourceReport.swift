@@ -2,6 +2,7 @@ import Evdev
 import Foundation
 import Glibc
 import SystemCalls
+import Tilt
 
 /// What `tilt-cli info` says about a device or a recording.
 struct SourceReport {
@@ -80,7 +81,8 @@ struct SourceReport {
     let device = try LiveDevice(path: path)
     defer { device.close() }
     let matrix = DeviceSetup.udevMountMatrix(
-      UdevProperties.accelMountMatrix(forDevicePath: path), device: path)
+      UdevProperties.accelMountMatrix(forDevicePath: path), device: path,
+      warn: { StandardError.write("tilt-cli: \($0)\n") })
     var info = device.info
     info.driver = UdevProperties.driver(forDevicePath: path)
     let profile = DeviceProfile.classify(info, mountMatrix: matrix)

@@ -1,6 +1,7 @@
 import Attitude
 import Evdev
 import Foundation
+import Tilt
 
 /// A recording held in memory for tuning: its samples, and the true
 /// inclination where the file carries ground truth (BROAD's `opt_q…` columns).

@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// Wakes the live loop when nodes appear in the input directory (inotify), so
 /// waiting for a device to come back costs no polling.
@@ -10,9 +11,8 @@ final class DeviceWatch {
     guard fileDescriptor >= 0,
       inotify_add_watch(fileDescriptor, directory, UInt32(IN_CREATE | IN_ATTRIB)) >= 0
     else {
-      throw Failure(
-        "cannot watch \(directory) for the device to come back: \(String(cString: strerror(errno)))"
-      )
+      throw TiltError(
+        "cannot watch \(directory) for the device to come back: \(Errno.current)")
     }
   }
 

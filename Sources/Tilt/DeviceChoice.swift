@@ -1,0 +1,67 @@
+import Evdev
+import Foundation
+
+/// The input devices with what each one is.
+public struct DeviceListing {
+  public struct Entry {
+    public var device: DiscoveredDevice
+    /// `nil` when the node could not be read.
+    public var profile: DeviceProfile?
+  }
+
+  public var entries: [Entry]
+  /// The directory scanned.
+  public var directory: String
+
+  /// The event nodes of ``DeviceChoice/inputDirectory``, classified.
+  public static func scan() -> DeviceListing {
+    let directory = DeviceChoice.inputDirectory
+    let entries = DeviceScanner.scan(directory: directory).map { device in
+      Entry(
+        device: device,
+        profile: device.info.map { info in
+          // The driver from sysfs names hid-sony or hid-playstation in the notes.
+          var info = info
+          info.driver = UdevProperties.driver(forDevicePath: device.path)
+          return DeviceProfile.classify(info)
+        })
+    }
+    return DeviceListing(entries: entries, directory: directory)
+  }
+}
+
+/// Which device a live session uses when none is named.
+public enum DeviceChoice {
+  /// The directory scanned for event nodes: `TILT_INPUT_DIR`, else `/dev/input`.
+  public static var inputDirectory: String {
+    ProcessInfo.processInfo.environment["TILT_INPUT_DIR"] ?? "/dev/input"
+  }
+
+  /// The first device that can drive the card: an IMU or accelerometer before a joystick.
+  public static func firstMotionDeviceIfAny() -> String? {
+    let usable = DeviceListing.scan().entries.filter {
+      $0.profile.map { $0.kind != .unsupported } ?? false
+    }
+    let rank: [DeviceKind: Int] = [.imu: 0, .accelerometer: 1, .joystick: 2]
+    return usable.min { rank[$0.profile!.kind, default: 3] < rank[$1.profile!.kind, default: 3] }?
+      .device.path
+  }
+
+  /// Like ``firstMotionDeviceIfAny()``, but says why there is none.
+  public static func firstMotionDevice() throws -> String {
+    if let path = firstMotionDeviceIfAny() { return path }
+    let listing = DeviceListing.scan()
+    if listing.entries.isEmpty {
+      throw TiltError(
+        "no input devices in \(inputDirectory); attach a motion sensor or joystick, or pass --device PATH"
+      )
+    }
+    let denied = listing.entries.filter { $0.device.openError != nil }
+    if !denied.isEmpty, let error = denied.first?.device.openError {
+      throw TiltError("no usable motion device; \(denied.count) could not be opened: \(error)")
+    }
+    throw TiltError(
+      "no motion device among \(listing.entries.count) input devices; see 'tilt-cli devices' for why each can't drive the card"
+    )
+  }
+}

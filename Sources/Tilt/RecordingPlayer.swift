@@ -1,0 +1,112 @@
+import Glibc
+import SystemCalls
+import TiltCard
+
+/// Plays a recording through a pipeline: as fast as it goes, or held to the
+/// wall clock at some speed. The frames are the same at any speed: they run on
+/// the recording's clock.
+///
+/// While it waits for the wall clock, a paced replay sleeps in one `poll()`
+/// that its ``participants`` join (a terminal's keys, an HTTP server), and it
+/// turns SIGINT and SIGTERM into the end of the replay, SIGWINCH into a redraw.
+public final class RecordingPlayer {
+  public let pipeline: TiltPipeline
+  /// What shares the paced replay's `poll()`.
+  public var participants: [any LoopParticipant] = []
+
+  public init(pipeline: TiltPipeline) { self.pipeline = pipeline }
+
+  /// Replays `source` at `speed` times real time, or as fast as it goes with
+  /// `nil`. Ends at the end of the recording (and, when paced, of the card's
+  /// animation), or early on a signal or ``TiltPipeline/requestEnd()``.
+  public func play(_ source: any MotionSource, speedFactor speed: Double?) throws {
+    var source = source
+    let pacer = try speed.map {
+      try Pacer(speed: $0, pipeline: pipeline, participants: participants)
+    }
+    do {
+      while let item = try source.next() {
+        guard try pacer?.wait(until: item.time) ?? true else { return try pipeline.sink.finish() }
+        try pipeline.take(item)
+        pacer?.reached(item.time)
+      }
+      if let pacer {
+        // The rest of an animation, at its pace too; it settles within seconds.
+        var budget = Int(pipeline.configuration.displayRateHz * 60)
+        while let t = pipeline.session.nextFrameTime, budget > 0 {
+          guard try pacer.wait(until: t) else { return try pipeline.sink.finish() }
+          try pipeline.advance(to: t)
+          pacer.reached(t)
+          budget -= 1
+        }
+      }
+    } catch {
+      try? pipeline.sink.finish()
+      throw error
+    }
+    try pipeline.finish()
+  }
+}
+
+/// Holds a replay to the wall clock at some speed, serving the participants
+/// and the signals while it waits.
+final class Pacer {
+  let speed: Double
+  let pipeline: TiltPipeline
+  let participants: [any LoopParticipant]
+  let signals: SignalPipe
+  let start = monotonicSeconds()
+  /// The latest source time reached.
+  private var now = 0.0
+
+  init(speed: Double, pipeline: TiltPipeline, participants: [any LoopParticipant]) throws {
+    self.speed = speed
+    self.pipeline = pipeline
+    self.participants = participants
+    signals = try SignalPipe()
+    pipeline.currentTime = { [unowned self] in
+      max(now, (monotonicSeconds() - start) * speed)
+    }
+  }
+
+  /// Source time `t` has been taken.
+  func reached(_ t: Double) { now = max(now, t) }
+
+  /// Sleeps until source time `t` is due on the wall clock; false when the
+  /// replay should end (a signal, or a participant asked).
+  func wait(until t: Double) throws -> Bool {
+    let deadline = start + t / speed
+    // What is made is written before the loop sleeps: a reader on a pipe sees
+    // each frame when it is due, not in bursts.
+    try pipeline.sink.flush()
+    while case let left = deadline - monotonicSeconds(), left > 0 {
+      var watched = [signals.fileDescriptor]
+      var timeout = left
+      for participant in participants {
+        watched += participant.pollDescriptors
+        if let d = participant.deadline { timeout = min(timeout, max(0, d - monotonicSeconds())) }
+      }
+      let ready = try Poller.wait(for: watched, timeout: timeout)
+      if ready.contains(signals.fileDescriptor) {
+        for signal in signals.drain() {
+          if signal == SIGWINCH { try pipeline.sink.redraw() } else { return false }
+        }
+      }
+      try serve(participants, ready: ready)
+      try pipeline.sink.flush()
+      if pipeline.endRequested { return false }
+    }
+    return !pipeline.endRequested
+  }
+}
+
+/// Calls each participant whose descriptors are ready or whose deadline has come.
+func serve(_ participants: [any LoopParticipant], ready: Set<Int32>) throws {
+  let now = monotonicSeconds()
+  for participant in participants {
+    let mine = ready.intersection(participant.pollDescriptors)
+    if !mine.isEmpty || (participant.deadline.map { $0 <= now } ?? false) {
+      try participant.service(ready: mine)
+    }
+  }
+}

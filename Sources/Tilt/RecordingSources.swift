@@ -1,0 +1,94 @@
+import Attitude
+import EvdevCore
+import Foundation
+
+/// Recordings as motion sources: an evemu file through its device's profile
+/// and decoder, a CSV log whose rows are already card-frame samples, and the
+/// bundled demo, generated in memory.
+public enum RecordingSource {
+  /// Opens `path`, telling an evemu recording from a CSV log by its first bytes.
+  public static func open(path: String, configuration: TiltConfiguration) throws
+    -> any MotionSource
+  {
+    if looksLikeCSV(path) {
+      return try CSVMotionSource(reader: CSVMotionReader(path: path))
+    }
+    return try EvemuMotionSource(reader: EvemuReader(path: path), configuration: configuration)
+  }
+
+  /// A CSV log starts with a header row naming `t_s`; evemu files with `#` or `N:`.
+  public static func looksLikeCSV(_ path: String) -> Bool {
+    if path.lowercased().hasSuffix(".csv") { return true }
+    guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+    defer { try? handle.close() }
+    let head = (try? handle.read(upToCount: 256)) ?? Data()
+    let firstLine = String(decoding: head.prefix { $0 != 0x0A }, as: UTF8.self)
+    return firstLine.split(separator: ",").contains {
+      $0.trimmingCharacters(in: .whitespaces) == "t_s"
+    }
+  }
+}
+
+/// An evemu recording, decoded as its device would be live.
+public struct EvemuMotionSource: MotionSource {
+  public let reader: EvemuReader
+  public let profile: DeviceProfile
+  private var decoder: SampleDecoder
+
+  public init(reader: EvemuReader, configuration: TiltConfiguration) throws {
+    self.reader = reader
+    profile = try DeviceSetup.profile(
+      for: reader.info, configuration: configuration, device: reader.path)
+    decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
+  }
+
+  public var hasGyroscope: Bool { profile.gyroAxes != nil }
+
+  public mutating func next() throws -> SourceItem? {
+    while let frame = try reader.nextFrame() {
+      if let sample = decoder.decode(frame) { return sample.item }
+    }
+    return nil
+  }
+}
+
+/// The bundled demo recording (``DemoRecording``), its frames decoded as
+/// they are generated: no text, no file.
+public struct DemoMotionSource: MotionSource {
+  public let profile: DeviceProfile
+  private var decoder: SampleDecoder
+  private var frames: IndexingIterator<[Frame]>
+
+  public init(configuration: TiltConfiguration) throws {
+    profile = try DeviceSetup.profile(
+      for: DemoRecording.info, configuration: configuration, device: "demo recording")
+    decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
+    frames = DemoRecording.frames().makeIterator()
+  }
+
+  public var hasGyroscope: Bool { profile.gyroAxes != nil }
+
+  public mutating func next() throws -> SourceItem? {
+    while let frame = frames.next() {
+      if let sample = decoder.decode(frame) { return sample.item }
+    }
+    return nil
+  }
+}
+
+/// A CSV log: each row a sample in the card frame.
+public struct CSVMotionSource: MotionSource {
+  public let reader: CSVMotionReader
+
+  public init(reader: CSVMotionReader) { self.reader = reader }
+
+  public var hasGyroscope: Bool { reader.hasGyroscope }
+
+  public mutating func next() throws -> SourceItem? {
+    guard let record = try reader.nextSample() else { return nil }
+    let sample = MotionSample(
+      time: record.time, acceleration: record.acceleration.vector,
+      rotationRate: record.rotationRate?.vector)
+    return SourceItem(time: record.time, motion: sample, pressedButtons: [])
+  }
+}

@@ -1,0 +1,31 @@
+import Attitude
+import EvdevCore
+import TiltCard
+
+/// Everything the pipeline needs to know beyond its source: how attitude is
+/// estimated and smoothed, what the card does, and how a device's axes map to
+/// the card's.
+public struct TiltConfiguration {
+  /// The estimator, filter and reference (Attitude).
+  public var motion = MotionConfiguration()
+  /// The card's pose, flip and lifecycle (TiltCard).
+  public var card = CardConfiguration()
+  /// Display frames per second of the card.
+  public var displayRateHz = 60.0
+  /// One display frame per input sample instead of one per display frame.
+  public var everySample = false
+  /// Device-to-card axes; `nil`: udev's `ACCEL_MOUNT_MATRIX` for a live
+  /// device, else the device's own axes.
+  public var mountMatrix: MountMatrix?
+  /// Tilt of a joystick at full deflection, degrees.
+  public var stickRangeDegrees = 45.0
+
+  public init() {}
+}
+
+/// A failure of the pipeline: one line that names the file or device, says
+/// what is wrong and what to do.
+public struct TiltError: Error, Hashable, Sendable, CustomStringConvertible {
+  public var description: String
+  public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,428 @@
+import Attitude
+import Evdev
+import Glibc
+import SystemCalls
+import TiltCard
+
+/// A live motion device and the tilt card, shaped like `CMMotionManager`.
+///
+/// It opens the device (a path, or the first motion device found) with its
+/// paired button node, applies the mount matrix (the configuration's, else
+/// udev's), and runs samples through Attitude's `MotionManager` into the card.
+/// Updates are active once it is made, as the card's are.
+///
+/// - Push: ``startDeviceMotionUpdates(handler:)`` calls the handler with each
+///   ``Attitude/DeviceMotion``, or one per ``deviceMotionUpdateInterval``.
+/// - Pull: read ``deviceMotion`` whenever you like.
+/// - ``stopDeviceMotionUpdates()`` closes the motion node (no descriptor, no
+///   wake-ups; a node that also has the buttons stays open, since a button
+///   starts the card again); starting reopens it. The card stops and starts
+///   with it.
+///
+/// The live loop is reusable: an app with its own event loop watches
+/// ``pollDescriptors`` until ``deadline`` and calls ``service(ready:)``; a
+/// simple app calls ``run()``, which sleeps in the kernel at rest. Other
+/// ``LoopParticipant``s (a server, the terminal's keys) join ``run()``'s
+/// `poll()` through ``participants``.
+public final class TiltMotionManager: LoopParticipant {
+  /// Why ``run()`` ended.
+  public enum Ending: Hashable, Sendable {
+    /// SIGINT or SIGTERM, or ``TiltPipeline/requestEnd()`` (a quit key).
+    case requested
+    /// The device went away and ``waitsForReconnect`` is false.
+    case deviceWentAway
+  }
+
+  public let configuration: TiltConfiguration
+  public let pipeline: TiltPipeline
+  /// What shares ``run()``'s `poll()`.
+  public var participants: [any LoopParticipant] = []
+  /// When the device goes away, wait for a node with its name and id to come
+  /// back instead of ending.
+  public var waitsForReconnect: Bool
+  /// A note for the person using the device.
+  public enum Note: Hashable, Sendable, CustomStringConvertible {
+    /// The motion node went away; `waiting` when ``waitsForReconnect``.
+    case deviceWentAway(path: String, waiting: Bool)
+    /// The device came back at `path`.
+    case deviceIsBack(path: String)
+    /// udev's `ACCEL_MOUNT_MATRIX` could not be read and is ignored (a system bug).
+    case ignoredUdevMountMatrix(String)
+
+    public var description: String {
+      switch self {
+      case .deviceWentAway(let path, false):
+        return "\(path) went away (unplugged?); run with --wait to wait for it to come back."
+      case .deviceWentAway(let path, true):
+        return "\(path) went away; waiting for it to come back."
+      case .deviceIsBack(let path): return "\(path) is back."
+      case .ignoredUdevMountMatrix(let message): return message
+      }
+    }
+  }
+
+  /// Where notes go; stderr by default.
+  public var onNote: (Note) -> Void = { note in
+    var line = Array("tilt: \(note)\n".utf8)
+    _ = Glibc.write(STDERR_FILENO, &line, line.count)
+  }
+  /// The motion node in use (it changes when the device comes back elsewhere).
+  public private(set) var devicePath: String
+  public let deviceInfo: DeviceInfo
+  public let profile: DeviceProfile
+  /// The node with the buttons of the same device, when they are on another node.
+  public let buttonPath: String?
+
+  /// Seconds of sample time between handler calls; 0 calls it for every sample.
+  public var deviceMotionUpdateInterval = 0.0
+  /// False only when gyroscope fusion is forced on a device without one.
+  public var isDeviceMotionAvailable: Bool { pipeline.manager.isDeviceMotionAvailable }
+  /// True while updates run (the card is active).
+  public var isDeviceMotionActive: Bool { pipeline.session.state == .active }
+  /// The latest motion, for callers that poll.
+  public var deviceMotion: DeviceMotion? { pipeline.manager.deviceMotion }
+  /// The card's state: `active` or `stopped`.
+  public var state: UpdateState { pipeline.session.state }
+  /// Whether the motion node is open now.
+  public var isDeviceOpen: Bool { motion != nil }
+
+  private var motion: LiveDevice?
+  private var buttons: LiveDevice?
+  private var decoder: SampleDecoder
+  private var clock = LiveClock()
+  private var vanishWatch: DeviceWatch?
+  private var pendingFrames: [Frame] = []
+  private var handler: ((DeviceMotion) -> Void)?
+  private var lastHandlerTime: Double?
+  private var ended: Ending?
+
+  /// Opens `devicePath`, or the first motion device found; frames go to `sink`.
+  public convenience init(
+    devicePath: String? = nil, configuration: TiltConfiguration = .init(),
+    sink: FrameSink = FrameHandlerSink { _ in }, waitsForReconnect: Bool = false,
+    onNote: ((Note) -> Void)? = nil
+  ) throws {
+    try self.init(
+      devicePath: devicePath, configuration: configuration, makeSink: { _ in sink },
+      waitsForReconnect: waitsForReconnect, onNote: onNote)
+  }
+
+  /// Opens `devicePath`, or the first motion device found; `makeSink` is
+  /// called once the device is open and can drive the card (a terminal view
+  /// starts only then; an HTML page takes the device's name as its title).
+  public init(
+    devicePath: String? = nil, configuration: TiltConfiguration = .init(),
+    makeSink: (DeviceInfo) throws -> FrameSink, waitsForReconnect: Bool = false,
+    onNote: ((Note) -> Void)? = nil
+  ) throws {
+    let devicePath = try devicePath ?? DeviceChoice.firstMotionDevice()
+    self.configuration = configuration
+    self.waitsForReconnect = waitsForReconnect
+    if let onNote { self.onNote = onNote }
+    self.devicePath = devicePath
+    let device = try LiveDevice(path: devicePath)
+    // The kernel queues 64 events or so for a reader (a few milliseconds of a
+    // fast IMU): read what arrives while setting up, so none is dropped.
+    var early = try device.readFrames()
+    deviceInfo = device.info
+    let note = self.onNote
+    let warn = { (message: String) in note(.ignoredUdevMountMatrix(message)) }
+    let udevMatrix =
+      configuration.mountMatrix != nil
+      ? nil
+      : DeviceSetup.udevMountMatrix(
+        UdevProperties.accelMountMatrix(forDevicePath: devicePath), device: devicePath, warn: warn)
+    profile = try DeviceSetup.profile(
+      for: device.info, configuration: configuration, device: devicePath, udevMatrix: udevMatrix)
+    decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
+    early += try device.readFrames()
+    buttonPath =
+      DeviceScanner.scan(directory: DeviceChoice.inputDirectory, known: [devicePath: device.info])
+      .first { $0.path == devicePath }?.pairedButtonPath
+    early += try device.readFrames()
+    pipeline = TiltPipeline(
+      configuration: configuration, hasGyroscope: profile.gyroAxes != nil,
+      sink: try makeSink(device.info))
+    early += try device.readFrames()
+    // Under reduce motion a node that only reports motion stays closed.
+    if configuration.card.reduceMotion && profile.buttons.isEmpty {
+      device.close()
+    } else {
+      motion = device
+      pendingFrames = early
+    }
+    if let buttonPath { buttons = try? LiveDevice(path: buttonPath) }
+    pipeline.currentTime = { [unowned self] in clock.now() }
+    pipeline.motionObservers.append { [unowned self] motion in deliver(motion) }
+  }
+
+  // MARK: Core Motion
+
+  /// Starts updates (the card too) and calls `handler` with each motion, or
+  /// one per ``deviceMotionUpdateInterval``. Reopens a closed device.
+  public func startDeviceMotionUpdates(handler: ((DeviceMotion) -> Void)? = nil) throws {
+    self.handler = handler
+    lastHandlerTime = nil
+    if state == .stopped { try perform(.startUpdates) }
+  }
+
+  /// Stops updates and the card, and closes the motion node.
+  public func stopDeviceMotionUpdates() throws {
+    handler = nil
+    if state == .active { try perform(.stopUpdates) }
+  }
+
+  /// Makes the next attitude the reference (with `--reference start`).
+  public func recenter() throws { try perform(.recenter) }
+
+  /// Flips the card.
+  public func flip() throws { try perform(.flip) }
+
+  /// A card command now; the device follows the card's lifecycle.
+  public func perform(_ command: CardSession.Command) throws {
+    try pipeline.perform(command)
+    try afterTurn()
+  }
+
+  /// Calls `observer` with each card frame as it is shown.
+  public func observeFrames(_ observer: @escaping (CardFrame) -> Void) {
+    pipeline.frameObservers.append(observer)
+  }
+
+  private func deliver(_ motion: DeviceMotion) {
+    guard let handler else { return }
+    if let last = lastHandlerTime, deviceMotionUpdateInterval > 0,
+      motion.timestamp - last < deviceMotionUpdateInterval, motion.timestamp >= last
+    {
+      return
+    }
+    lastHandlerTime = motion.timestamp
+    handler(motion)
+  }
+
+  // MARK: The loop
+
+  /// The motion and button nodes, and while waiting for the device to come
+  /// back, the watch on the input directory.
+  public var pollDescriptors: [Int32] {
+    var fds: [Int32] = []
+    if let fd = motion?.fileDescriptor { fds.append(fd) }
+    if let fd = buttons?.fileDescriptor { fds.append(fd) }
+    if let watch = vanishWatch { fds.append(watch.fileDescriptor) }
+    return fds
+  }
+
+  /// When a display frame or the idle stop is due (monotonic seconds); `nil`
+  /// at rest: nothing wakes the loop but the device.
+  public var deadline: Double? {
+    if !pendingFrames.isEmpty { return monotonicSeconds() }
+    return pipeline.session.nextWakeTime.map { monotonicSeconds() + clock.wallDelay(until: $0) }
+  }
+
+  /// Reads what is ready, shows the frames that are due. Throws when the
+  /// device went away and ``waitsForReconnect`` is false (``run()`` returns
+  /// ``Ending/deviceWentAway`` instead).
+  public func service(ready: Set<Int32>) throws {
+    try serviceDevices(ready: ready)
+    if ended == .deviceWentAway {
+      throw TiltError("\(devicePath) went away (unplugged?)")
+    }
+  }
+
+  private func serviceDevices(ready: Set<Int32>) throws {
+    if !pendingFrames.isEmpty {
+      try take(pendingFrames)
+      pendingFrames = []
+    }
+    let mine = ready.intersection(pollDescriptors)
+    if let device = motion, mine.contains(device.fileDescriptor) {
+      try readMotion(device)
+    }
+    if let device = buttons, mine.contains(device.fileDescriptor) {
+      try readButtons(device)
+    }
+    if let watch = vanishWatch, mine.contains(watch.fileDescriptor) {
+      try reconnect(watch)
+    }
+    if mine.isEmpty {
+      // A display frame or the idle stop is due, and the device is silent.
+      try pipeline.advance(to: clock.now())
+    }
+    try afterTurn()
+  }
+
+  /// Runs the loop until a signal (SIGINT, SIGTERM), ``TiltPipeline/requestEnd()``,
+  /// or the device going away without ``waitsForReconnect``; then finishes the
+  /// output. SIGWINCH redraws the sink.
+  @discardableResult
+  public func run() throws -> Ending {
+    let signals = try SignalPipe()
+    let ending: Ending
+    do {
+      ending = try loop(signals)
+    } catch {
+      try? pipeline.sink.finish()
+      throw error
+    }
+    try pipeline.finish()
+    return ending
+  }
+
+  private func loop(_ signals: SignalPipe) throws -> Ending {
+    try serviceDevices(ready: [])
+    while true {
+      if let ended { return ended }
+      if pipeline.endRequested { return .requested }
+      var watched = [signals.fileDescriptor] + pollDescriptors
+      var wake = deadline
+      for participant in participants {
+        watched += participant.pollDescriptors
+        if let d = participant.deadline { wake = min(wake ?? d, d) }
+      }
+      let ready = try Poller.wait(
+        for: watched, timeout: wake.map { max(0, $0 - monotonicSeconds()) })
+      if ready.contains(signals.fileDescriptor) {
+        for signal in signals.drain() {
+          if signal == SIGWINCH { try pipeline.sink.redraw() } else { return .requested }
+        }
+      }
+      let mine = ready.intersection(pollDescriptors)
+      if !mine.isEmpty || ready.isEmpty || (deadline.map { $0 <= monotonicSeconds() } ?? false) {
+        try serviceDevices(ready: mine)
+      }
+      try serve(participants, ready: ready)
+      try afterTurn()
+    }
+  }
+
+  /// What every turn ends with: the output flushed, the device following the card.
+  private func afterTurn() throws {
+    try pipeline.sink.flush()
+    try followLifecycle()
+  }
+
+  /// What `device` has; `nil` when it went away (it is closed then).
+  private func read(_ device: LiveDevice) throws -> [Frame]? {
+    do {
+      return try device.readFrames()
+    } catch let error {
+      guard case .vanished = error else { throw error }
+      device.close()
+      return nil
+    }
+  }
+
+  /// Reads what the motion node has.
+  private func readMotion(_ device: LiveDevice) throws {
+    if let frames = try read(device) {
+      try take(frames)
+      return
+    }
+    motion = nil
+    guard waitsForReconnect else {
+      onNote(.deviceWentAway(path: devicePath, waiting: false))
+      ended = .deviceWentAway
+      return
+    }
+    onNote(.deviceWentAway(path: devicePath, waiting: true))
+    vanishWatch = try DeviceWatch(directory: DeviceChoice.inputDirectory)
+  }
+
+  /// Motion frames into the pipeline. A resync frame is the device's state
+  /// after SYN_DROPPED: after an overflow it is all there is of the final
+  /// position, so it is a sample too.
+  private func take(_ frames: [Frame]) throws {
+    for frame in frames {
+      guard let sample = decoder.decode(frame) else { continue }
+      var item = sample.item
+      item.time = clock.sourceTime(forSample: item.time)
+      try pipeline.take(item)
+    }
+  }
+
+  private func readButtons(_ device: LiveDevice) throws {
+    guard let frames = try read(device) else {
+      buttons = nil
+      return
+    }
+    let now = clock.now()
+    for frame in frames {
+      let pressed = frame.events.filter { $0.type == EventType.key && $0.value == 1 }.map(\.code)
+      if !pressed.isEmpty {
+        try pipeline.take(SourceItem(time: now, motion: nil, pressedButtons: pressed))
+      }
+    }
+  }
+
+  /// Stopped means closed: no descriptor, no wake-ups (SPEC §5). A node that
+  /// also carries the buttons stays open while stopped, since a button is what
+  /// starts the card again; motion from it is ignored until then.
+  private func followLifecycle() throws {
+    let wantMotion = !pipeline.session.shouldStopUpdates
+    if !wantMotion, let device = motion,
+      profile.buttons.isEmpty || configuration.card.reduceMotion
+    {
+      device.close()
+      motion = nil
+    } else if wantMotion, motion == nil, vanishWatch == nil, ended == nil {
+      motion = try LiveDevice(path: devicePath)
+      decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
+      clock.restartSamples()
+    }
+  }
+
+  /// With reconnect: the device is back when a node with its name and id appears.
+  private func reconnect(_ watch: DeviceWatch) throws {
+    guard watch.changed() else { return }
+    let back = DeviceScanner.scan(directory: DeviceChoice.inputDirectory).first {
+      $0.info?.name == deviceInfo.name && $0.info?.id == deviceInfo.id
+    }
+    guard let back, let device = try? LiveDevice(path: back.path) else { return }
+    onNote(.deviceIsBack(path: back.path))
+    devicePath = back.path
+    motion = device
+    decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
+    clock.restartSamples()
+    vanishWatch = nil
+  }
+}
+
+/// The live loop's time: the source's sample clock, so that live frames are
+/// what a replay of the same events gives, carried on by the monotonic clock
+/// between samples so that display frames keep their pace when the device is
+/// silent.
+struct LiveClock {
+  /// How far timer wake-ups stay behind the latest sample's time plus the
+  /// wall time since it arrived, so that a sample still on its way is not
+  /// overtaken by a display frame (the session counts a late sample at the
+  /// time it has already shown).
+  static let margin = 0.02
+
+  /// Pipeline time at which the current open's samples begin: 0 for the first.
+  private var base = 0.0
+  private var latest = 0.0
+  private var latestWall = monotonicSeconds()
+
+  /// The pipeline time now, for timer wake-ups, keys and buttons of another node.
+  func now() -> Double {
+    max(latest, latest + (monotonicSeconds() - latestWall) - LiveClock.margin)
+  }
+
+  /// The pipeline time of a sample the decoder timed `t` since its first sample.
+  mutating func sourceTime(forSample t: Double) -> Double {
+    latest = max(latest, base + t)
+    latestWall = monotonicSeconds()
+    return latest
+  }
+
+  /// A new open of the device: its decoder counts from zero again, so its
+  /// samples continue from now.
+  mutating func restartSamples() {
+    base = now()
+    latest = base
+    latestWall = monotonicSeconds()
+  }
+
+  /// Seconds of wall time until pipeline time `t`.
+  func wallDelay(until t: Double) -> Double { max(0, t - now()) }
+}

@@ -1,0 +1,101 @@
+import Attitude
+import TiltCard
+
+/// The chain after the source: Attitude's `MotionManager`, then the card,
+/// then the sink. Every step takes the source's time; nothing here reads a
+/// clock, so a replay gives the same frames at any speed.
+///
+/// The manager is used the Core Motion way: its update handler feeds the
+/// card, and its updates start and stop with the card's lifecycle.
+public final class TiltPipeline {
+  public let configuration: TiltConfiguration
+  /// The attitude estimator and filter.
+  public let manager: MotionManager
+  /// The card: pose, flip, lifecycle, display clock.
+  public private(set) var session: CardSession
+  public let sink: FrameSink
+  /// Called with each frame as it is shown, after the sink.
+  public var frameObservers: [(CardFrame) -> Void] = []
+  /// Called with each motion the manager makes, before the card takes it.
+  public var motionObservers: [(DeviceMotion) -> Void] = []
+  /// The time of the source now (seconds), for keys and commands that come
+  /// from outside the source; the loop that drives the pipeline sets it.
+  public var currentTime: () -> Double = { 0 }
+  /// Set by ``requestEnd()``: the loop driving the pipeline ends at its next turn.
+  public private(set) var endRequested = false
+
+  private var fromManager: [CardFrame] = []
+
+  public init(configuration: TiltConfiguration, hasGyroscope: Bool, sink: FrameSink) {
+    self.configuration = configuration
+    manager = MotionManager(configuration: configuration.motion, hasGyroscope: hasGyroscope)
+    session = CardSession(
+      configuration: configuration.card, rate: configuration.displayRateHz,
+      everySample: configuration.everySample)
+    self.sink = sink
+    startMotionUpdates()
+  }
+
+  /// Takes one step of a source: its buttons, then its motion.
+  public func take(_ item: SourceItem) throws {
+    var frames: [CardFrame] = []
+    for code in item.pressedButtons {
+      frames += session.buttonPressed(code: code, at: item.time)
+    }
+    if let sample = item.motion {
+      manager.process(sample)
+      frames += fromManager
+      fromManager = []
+    }
+    try show(frames)
+  }
+
+  /// The display frames due up to `time` with no new input.
+  public func advance(to time: Double) throws {
+    try show(session.frames(upTo: time))
+  }
+
+  /// A command (a key, a button of a remote, a server request) at `time`.
+  public func perform(_ command: CardSession.Command, at time: Double) throws {
+    if command == .recenter { manager.recenter() }
+    try show(session.perform(command, at: time))
+  }
+
+  /// A command now (at ``currentTime``).
+  public func perform(_ command: CardSession.Command) throws {
+    try perform(command, at: currentTime())
+  }
+
+  /// Asks the loop driving the pipeline to end (a quit key, a server's request).
+  public func requestEnd() { endRequested = true }
+
+  /// The rest of any animation, then the end of the output.
+  public func finish() throws {
+    try show(session.finish())
+    try sink.finish()
+  }
+
+  private func show(_ frames: [CardFrame]) throws {
+    if !frames.isEmpty {
+      try sink.show(frames)
+      for observer in frameObservers { frames.forEach(observer) }
+    }
+    followSession()
+  }
+
+  private func startMotionUpdates() {
+    manager.startDeviceMotionUpdates { [unowned self] motion in
+      for observer in motionObservers { observer(motion) }
+      fromManager += session.receive(motion)
+    }
+  }
+
+  /// Motion updates follow the card's lifecycle: stopped while the card is.
+  private func followSession() {
+    if session.state == .stopped, manager.isDeviceMotionActive {
+      manager.stopDeviceMotionUpdates()
+    } else if session.state == .active, !manager.isDeviceMotionActive {
+      startMotionUpdates()
+    }
+  }
+}

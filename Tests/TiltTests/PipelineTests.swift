@@ -1,0 +1,121 @@
+import Attitude
+import EvdevCore
+import Foundation
+import Testing
+import Tilt
+import TiltCard
+
+/// The pipeline through the library's public API, as an app uses it.
+@Suite struct PipelineTests {
+  static let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+
+  /// The jsonl bytes of every frame `source` makes at full speed.
+  static func jsonl(_ source: any MotionSource, configuration: TiltConfiguration = .init()) throws
+    -> String
+  {
+    let encoder = JSONLFrameEncoder()
+    var bytes: [UInt8] = []
+    let sink = FrameHandlerSink { frames in
+      for frame in frames { encoder.encode(frame, into: &bytes) }
+    }
+    let pipeline = TiltPipeline(
+      configuration: configuration, hasGyroscope: source.hasGyroscope, sink: sink)
+    try RecordingPlayer(pipeline: pipeline).play(source, speedFactor: nil)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  static func golden(_ name: String) throws -> String {
+    try String(contentsOfFile: path("Tests/CLITests/Golden/\(name)"), encoding: .utf8)
+  }
+
+  /// The demo's generated frames, fed straight in, give what the CLI prints
+  /// for the bundled file.
+  @Test func theGeneratedDemoGivesTheGoldenFrames() throws {
+    let output = try Self.jsonl(DemoMotionSource(configuration: .init()))
+    #expect(output == (try Self.golden("demo.jsonl")))
+  }
+
+  @Test(arguments: [
+    ("recordings/demo.evemu", "demo.jsonl"),
+    ("recordings/roll-pitch.csv", "roll-pitch.jsonl"),
+    ("recordings/joystick-sweep.evemu", "joystick-sweep.jsonl"),
+  ])
+  func recordingsGiveTheGoldenFrames(file: String, golden: String) throws {
+    let configuration = TiltConfiguration()
+    let source = try RecordingSource.open(path: Self.path(file), configuration: configuration)
+    #expect(try Self.jsonl(source, configuration: configuration) == (try Self.golden(golden)))
+  }
+
+  /// Attitude's manager is used the Core Motion way: its handler feeds the
+  /// card, observers see every motion, and it stops and starts with the card.
+  @Test func motionUpdatesFollowTheCard() throws {
+    var motions: [DeviceMotion] = []
+    var frames: [CardFrame] = []
+    let pipeline = TiltPipeline(
+      configuration: .init(), hasGyroscope: true, sink: FrameHandlerSink { frames += $0 })
+    pipeline.motionObservers.append { motions.append($0) }
+    var source = try DemoMotionSource(configuration: .init())
+    for _ in 0..<500 { try pipeline.take(try #require(try source.next())) }
+    #expect(motions.count == 500)
+    #expect(pipeline.manager.isDeviceMotionActive)
+    #expect(pipeline.manager.deviceMotion == motions.last)
+
+    try pipeline.perform(.stopUpdates, at: 2.0)
+    #expect(pipeline.session.state == .stopped)
+    #expect(!pipeline.manager.isDeviceMotionActive)
+    for _ in 0..<100 { try pipeline.take(try #require(try source.next())) }
+    #expect(motions.count == 500, "no motion while stopped")
+
+    try pipeline.perform(.startUpdates, at: 2.5)
+    #expect(pipeline.session.state == .active)
+    #expect(pipeline.manager.isDeviceMotionActive)
+    try pipeline.take(try #require(try source.next()))
+    #expect(motions.count == 501)
+  }
+}
+
+/// A participant of the paced replay's `poll()`.
+private final class Participant: LoopParticipant {
+  let pipeline: TiltPipeline
+  var deadline: Double?
+  var calls = 0
+  var pollDescriptors: [Int32] { [] }
+
+  init(pipeline: TiltPipeline, after seconds: Double) {
+    self.pipeline = pipeline
+    deadline = LoopClock.now() + seconds
+  }
+
+  func service(ready: Set<Int32>) throws {
+    calls += 1
+    deadline = nil
+    try pipeline.perform(.flip)
+    pipeline.requestEnd()
+  }
+}
+
+@Suite struct LoopParticipantTests {
+  /// A participant's deadline wakes the paced replay; what it performs happens
+  /// at the replay's time, and it can end the replay.
+  @Test func aParticipantJoinsThePacedReplay() throws {
+    var frames: [CardFrame] = []
+    let configuration = TiltConfiguration()
+    let source = try RecordingSource.open(
+      path: PipelineTests.path("recordings/roll-pitch.csv"), configuration: configuration)
+    let pipeline = TiltPipeline(
+      configuration: configuration, hasGyroscope: source.hasGyroscope,
+      sink: FrameHandlerSink { frames += $0 })
+    let player = RecordingPlayer(pipeline: pipeline)
+    let participant = Participant(pipeline: pipeline, after: 0.1)
+    player.participants = [participant]
+    try player.play(source, speedFactor: 2)  // 1.5 s of wall time if nobody ends it
+    #expect(participant.calls == 1)
+    #expect(pipeline.session.flipped, "the flip was performed")
+    let last = try #require(frames.last)
+    // Ended early: at about 0.2 s of recording time (0.1 s of wall time at 2×).
+    #expect(last.t < 1.0, "ended at \(last.t) s of the 3 s recording")
+  }
+}
