@@ -69,8 +69,8 @@ public struct DeviceProfile: Hashable, Sendable {
 /// properties it sets (systemd `src/udev/udev-builtin-input_id.c`,
 /// `test_pointers` and `test_key`), from the same capability bits.
 ///
-/// Event codes are spelled as numbers here, each with its C name, so that the
-/// rules read like the C they follow.
+/// The rules use the kernel's C names (InputEventCodes.swift), so that they
+/// read like the C they follow.
 public struct InputClasses: OptionSet, Hashable, Sendable {
   public let rawValue: UInt16
   public init(rawValue: UInt16) { self.rawValue = rawValue }
@@ -115,42 +115,45 @@ public struct InputClasses: OptionSet, Hashable, Sendable {
   /// `info.codes` (libevdev's `libevdev_has_event_type`, and an evemu
   /// description's `B: 00` line).
   public init(_ info: DeviceInfo) {
-    let keys = info.codes[1] ?? []  // EV_KEY
-    let abs = info.codes[3] ?? []  // EV_ABS
-    let rel = info.codes[2] ?? []  // EV_REL
-    let props = info.properties
-    func anyKey(_ range: ClosedRange<UInt16>) -> Bool { keys.contains { range.contains($0) } }
+    func code(_ c: Int32) -> UInt16 { UInt16(c) }
+    let keys = info.codes[code(EV_KEY)] ?? []
+    let abs = info.codes[code(EV_ABS)] ?? []
+    let rel = info.codes[code(EV_REL)] ?? []
+    func key(_ c: Int32) -> Bool { keys.contains(code(c)) }
+    func axis(_ c: Int32) -> Bool { abs.contains(code(c)) }
+    func property(_ c: Int32) -> Bool { info.properties.contains(code(c)) }
+    func anyKey(_ range: Range<Int32>) -> Bool { keys.contains { range.contains(Int32($0)) } }
 
     var classes: InputClasses = []
-    let hasKeys = info.has(type: 1)
-    let hasAbsCoordinates = abs.contains(0) && abs.contains(1)  // ABS_X, ABS_Y
-    let has3DCoordinates = hasAbsCoordinates && abs.contains(2)  // ABS_Z
-    // INPUT_PROP_ACCELEROMETER, or ABS_X/Y/Z without any key.
+    let hasKeys = info.has(type: code(EV_KEY))
+    let hasAbsCoordinates = axis(ABS_X) && axis(ABS_Y)
+    let has3DCoordinates = hasAbsCoordinates && axis(ABS_Z)
     let isPointer: Bool
-    if props.contains(6) || (!hasKeys && has3DCoordinates) {
+    if property(INPUT_PROP_ACCELEROMETER) || (!hasKeys && has3DCoordinates) {
       classes.insert(.accelerometer)
       isPointer = true
     } else {
-      let hasStylus = keys.contains(0x14b)  // BTN_STYLUS
-      let hasPen = keys.contains(0x140)  // BTN_TOOL_PEN
-      let fingerButNoPen = keys.contains(0x145) && !hasPen  // BTN_TOOL_FINGER
-      let hasMouseButton = anyKey(0x110...0x11f)  // BTN_MOUSE ..< BTN_JOYSTICK
-      let hasRelCoordinates = rel.contains(0) && rel.contains(1)  // REL_X, REL_Y
-      // ABS_MT_POSITION_X/Y, unless the device claims every axis up to ABS_MT_SLOT.
+      let hasStylus = key(BTN_STYLUS)
+      let hasPen = key(BTN_TOOL_PEN)
+      let fingerButNoPen = key(BTN_TOOL_FINGER) && !key(BTN_TOOL_PEN)
+      let hasMouseButton = anyKey(BTN_MOUSE..<BTN_JOYSTICK)
+      let hasRelCoordinates = rel.contains(code(REL_X)) && rel.contains(code(REL_Y))
+      // Unless the device claims every axis up to ABS_MT_SLOT.
       let hasMTCoordinates =
-        abs.contains(0x35) && abs.contains(0x36) && !(abs.contains(0x2f) && abs.contains(0x2e))
-      let isDirect = props.contains(1)  // INPUT_PROP_DIRECT
-      let hasTouch = keys.contains(0x14a)  // BTN_TOUCH
-      let hasPadButtons = keys.contains(0x100) && hasStylus && !hasPen  // BTN_0
-      // A mouse with more than 16 buttons (BTN_JOYSTICK - 1 set) runs into the
-      // joystick range; its buttons there don't count.
+        axis(ABS_MT_POSITION_X) && axis(ABS_MT_POSITION_Y)
+        && !(axis(ABS_MT_SLOT) && axis(ABS_MT_SLOT - 1))
+      let isDirect = property(INPUT_PROP_DIRECT)
+      let hasTouch = key(BTN_TOUCH)
+      let hasPadButtons = key(BTN_0) && hasStylus && !hasPen
+      // Joysticks need not have buttons (rudders, pedals) nor axes. A mouse
+      // with more than 16 buttons runs into the BTN_JOYSTICK range; its
+      // buttons there don't count.
       var joystickAxesOrButtons =
-        !keys.contains(0x11f)
-        && (anyKey(0x120...0x13f)  // BTN_JOYSTICK ..< BTN_DIGI
-          || anyKey(0x2c0...0x2e7)  // BTN_TRIGGER_HAPPY1 ... BTN_TRIGGER_HAPPY40
-          || anyKey(0x220...0x223))  // BTN_DPAD_UP ... BTN_DPAD_RIGHT
+        !key(BTN_JOYSTICK - 1)
+        && (anyKey(BTN_JOYSTICK..<BTN_DIGI) || anyKey(BTN_TRIGGER_HAPPY1..<BTN_TRIGGER_HAPPY40 + 1)
+          || anyKey(BTN_DPAD_UP..<BTN_DPAD_RIGHT + 1))
       joystickAxesOrButtons =
-        joystickAxesOrButtons || abs.contains { (0x03..<0x18).contains($0) }  // ABS_RX ..< ABS_PRESSURE
+        joystickAxesOrButtons || abs.contains { (ABS_RX..<ABS_PRESSURE).contains(Int32($0)) }
 
       var isMouse = false
       var isAbsMouse = false
@@ -180,41 +183,44 @@ public struct InputClasses: OptionSet, Hashable, Sendable {
         }
       }
       if classes.contains(.tablet) && hasPadButtons { classes.insert(.tabletPad) }
+      // Mouse buttons and relative axes, or mouse buttons and no axes at all.
       if classes.isDisjoint(with: [.tablet, .touchpad, .joystick]) && hasMouseButton
         && (hasRelCoordinates || !hasAbsCoordinates)
       {
         isMouse = true
       }
-      // There is no such thing as an i2c mouse (BUS_I2C).
+      // There is no such thing as an i2c mouse (BUS_I2C, linux/input.h).
       if isMouse && info.id.bustype == 0x18 { classes.insert(.pointingStick) }
-      if props.contains(5) { classes.insert(.pointingStick) }  // INPUT_PROP_POINTING_STICK
+      if property(INPUT_PROP_POINTING_STICK) { classes.insert(.pointingStick) }
       if isMouse || isAbsMouse { classes.insert(.mouse) }
       isPointer = !classes.isDisjoint(with: [
         .tablet, .mouse, .touchpad, .touchscreen, .joystick, .pointingStick,
       ])
     }
 
-    // test_key: any KEY_* below BTN_MISC, else one in the high key blocks
+    // test_key: any KEY_* below BTN_MISC, else one in the high blocks
     // [KEY_OK, BTN_DPAD_UP) and [KEY_ALS_TOGGLE, BTN_TRIGGER_HAPPY).
     var isKey = false
     if hasKeys {
-      if keys.contains(where: {
-        $0 < 0x100 || (0x160..<0x220).contains($0) || (0x230..<0x2c0).contains($0)
-      }) {
+      if anyKey(0..<BTN_MISC) || anyKey(KEY_OK..<BTN_DPAD_UP)
+        || anyKey(KEY_ALS_TOGGLE..<BTN_TRIGGER_HAPPY)
+      {
         classes.insert(.key)
         isKey = true
       }
-      // ESC, the digits and Q to D (codes 1 to 31): a full keyboard.
-      if (1...31).allSatisfy({ keys.contains(UInt16($0)) }) {
+      // The first 32 codes but KEY_RESERVED (ESC, the digits, Q to S): a full keyboard.
+      if (KEY_ESC...KEY_S).allSatisfy(key) {
         classes.insert(.keyboard)
         isKey = true
       }
     }
-    // Some nodes have only a scroll wheel (REL_WHEEL, REL_HWHEEL).
-    if !isPointer && !isKey && info.has(type: 2) && (rel.contains(8) || rel.contains(6)) {
+    // Some nodes have only a scroll wheel.
+    if !isPointer && !isKey && info.has(type: code(EV_REL))
+      && (rel.contains(code(REL_WHEEL)) || rel.contains(code(REL_HWHEEL)))
+    {
       classes.insert(.key)
     }
-    if info.has(type: 5) { classes.insert(.switch) }  // EV_SW
+    if info.has(type: code(EV_SW)) { classes.insert(.switch) }
     self = classes
   }
 }
