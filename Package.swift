@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "Attitude", targets: ["Attitude"]),
     .library(name: "TiltCard", targets: ["TiltCard"]),
     .library(name: "Tilt", targets: ["Tilt"]),
+    .library(name: "CardServer", targets: ["CardServer"]),
     .executable(name: "tilt-cli", targets: ["tilt-cli"]),
   ],
   targets: [
@@ -25,12 +26,21 @@ let package = Package(
     .target(name: "Evdev", dependencies: ["CEvdev", "EvdevCore", "SystemCalls"]),
     .target(name: "Attitude"),
     .target(name: "TiltCard", dependencies: ["Attitude"]),
+    // The live page's HTTP server (SPEC §6), through libmicrohttpd.
+    .systemLibrary(
+      name: "CMicroHTTPD",
+      pkgConfig: "libmicrohttpd",
+      providers: [.apt(["libmicrohttpd-dev"])]
+    ),
+    .target(name: "CardServer", dependencies: ["TiltCard", "CMicroHTTPD"]),
     // The pipeline: a source, the motion manager, the card, the live loop.
     .target(
       name: "Tilt", dependencies: ["Evdev", "EvdevCore", "Attitude", "TiltCard", "SystemCalls"]),
     .executableTarget(
       name: "tilt-cli",
-      dependencies: ["Tilt", "Evdev", "EvdevCore", "Attitude", "TiltCard", "SystemCalls"]),
+      dependencies: [
+        "Tilt", "Evdev", "EvdevCore", "Attitude", "TiltCard", "SystemCalls", "CardServer",
+      ]),
     // What a test needs from the machine (tools, shared data): skip or fail, in one place.
     .target(name: "TestTools", path: "Tests/TestTools"),
     .testTarget(name: "EvdevCoreTests", dependencies: ["EvdevCore", "TestTools"]),
@@ -39,6 +49,7 @@ let package = Package(
       dependencies: ["Evdev", "EvdevCore", "CEvdev", "SystemCalls", "TestTools"]),
     .testTarget(name: "AttitudeTests", dependencies: ["Attitude", "TestTools"]),
     .testTarget(name: "TiltCardTests", dependencies: ["TiltCard", "Attitude", "TestTools"]),
+    .testTarget(name: "CardServerTests", dependencies: ["CardServer", "TiltCard", "Attitude"]),
     .testTarget(name: "TiltTests", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard"]),
     .testTarget(name: "CLITests", dependencies: ["tilt-cli", "TestTools"], exclude: ["Golden"]),
   ],

@@ -1,14 +1,26 @@
-/// Writes one self-contained HTML page that plays frames with CSS
-/// `matrix3d()`: inline CSS and script, no fonts, images or anything else
-/// from the network.
+import Foundation
+
+/// The card's page, self-contained (inline CSS and script, no fonts, images
+/// or anything else from the network), in two ways in with one renderer:
 ///
-/// The page draws each frame's visible face with that frame's own transform
-/// (the very numbers of the jsonl `card.transform`), scaled by `lift`, with
-/// the shade, sheen and shadow cues. Each face carries a title and a marker
-/// letter ("F" or "B") in its top-left corner, so a mirrored face would show.
-/// It has play/pause, a scrubber and a time readout; opened as
-/// `FILE.html#t=S` it shows the frame at S seconds (the last frame at or
-/// before S), paused.
+/// - ``render(_:)``: the replay file of `--format html`, the frames embedded,
+///   with play/pause, speed, a scrubber with a mark at each flip, and a
+///   readout; opened as `FILE.html#t=S` it shows the frame at S seconds (the
+///   last frame at or before S), paused.
+/// - ``renderLive()``: the live page of `--serve` (SPEC §6), fed by the
+///   `/frames` event stream, with flip, recenter and stop/start (buttons and
+///   the keys space, r, p); it reports the Page Visibility API to
+///   `/visibility`.
+///
+/// Both draw each frame's visible face with that frame's own transform (the
+/// very numbers of the jsonl `card.transform`), scaled by `lift`, in
+/// continuous (superellipse) corners with a hairline edge, a tight contact
+/// shadow and a wide ambient one that slide with the tilt, a sheen that
+/// follows the fixed light and the shade edge-on (``CardExtras``). The card
+/// scales to the window; `?transparent=1` drops the background and the
+/// controls (for OBS); under `prefers-reduced-motion` it neither tilts nor
+/// turns. Each face has a gold mark in its top-left corner, so a mirrored
+/// face would show.
 public struct HTMLRenderer: Sendable {
   public var configuration: CardConfiguration
   public var title: String
@@ -17,7 +29,7 @@ public struct HTMLRenderer: Sendable {
 
   public init(
     configuration: CardConfiguration, title: String = "tilt",
-    frontTitle: String = "Front", backTitle: String = "Back"
+    frontTitle: String = "Membership", backTitle: String = "No. 2026 0042"
   ) {
     self.configuration = configuration
     self.title = title
@@ -28,10 +40,10 @@ public struct HTMLRenderer: Sendable {
   /// The fields of one frame in the page's compact arrays, in order.
   public static let fields = [
     "t", "back", "flipAngle", "rotationX", "rotationY", "shade", "lift", "sheenX", "sheenY",
-    "shadowX", "shadowY", "shadowBlur", "stopped", "pitch", "roll",
+    "shadowX", "shadowY", "shadowBlur", "stopped", "pitch", "roll", "flipped",
   ]
 
-  /// The page for `frames` (in time order).
+  /// The replay page for `frames` (in time order), the frames embedded.
   public func render(_ frames: [CardFrame]) -> String {
     var data: [UInt8] = []
     data.reserveCapacity(frames.count * 200)
@@ -41,27 +53,110 @@ public struct HTMLRenderer: Sendable {
       appendRow(frame, to: &data)
     }
     data.append(UInt8(ascii: "]"))
+    return page(live: false, rows: String(decoding: data, as: UTF8.self))
+  }
+
+  /// The live page: frames come from `GET /frames` on the page's own server.
+  public func renderLive() -> String {
+    page(live: true, rows: "[]")
+  }
+
+  private func page(live: Bool, rows: String) -> String {
     let w = configuration.width
     let h = configuration.height
     func px(_ v: Double) -> String { Self.compact(v, decimals: 2) + "px" }
-    let marker = min(w, h) * 0.28
-    return Self.template
-      .replacingOccurrences(of: "@TITLE@", with: Self.escape(title))
-      .replacingOccurrences(of: "@FRONT@", with: Self.escape(frontTitle))
-      .replacingOccurrences(of: "@BACK@", with: Self.escape(backTitle))
-      .replacingOccurrences(of: "@W@", with: px(w))
-      .replacingOccurrences(of: "@H@", with: px(h))
-      .replacingOccurrences(of: "@HALFW@", with: px(-w / 2))
-      .replacingOccurrences(of: "@HALFH@", with: px(-h / 2))
-      .replacingOccurrences(of: "@RADIUS@", with: px(0.08 * min(w, h)))
-      .replacingOccurrences(of: "@MARKER@", with: px(marker))
-      .replacingOccurrences(of: "@MARKERFONT@", with: px(marker * 0.8))
-      .replacingOccurrences(of: "@INSET@", with: px(min(w, h) * 0.07))
-      .replacingOccurrences(of: "@SHEEN@", with: px(max(w, h) * 1.6))
-      .replacingOccurrences(of: "@SHEENHALF@", with: px(-max(w, h) * 0.8))
-      .replacingOccurrences(of: "@TITLEFONT@", with: px(min(w, h) * 0.16))
-      .replacingOccurrences(of: "@FRAMES@", with: String(decoding: data, as: UTF8.self))
+    let shape = Self.continuousCornerPath(width: w, height: h, radius: 0.12 * min(w, h))
+    let edge =
+      #"<svg class="edge" width="\#(Self.compact(w, decimals: 2))" "#
+      + #"height="\#(Self.compact(h, decimals: 2))" aria-hidden="true">"#
+      + #"<path d="\#(shape)" fill="none" stroke="rgba(255,255,255,0.34)" "#
+      + #"stroke-width="1.5"/></svg>"#
+    let fills: [(String, String)] = [
+      ("TITLE", Self.escape(title)),
+      ("FRONTSUB", "Tilt to move it · space to flip"),
+      ("BACKSUB", "Valid to 12/2026"),
+      ("FRONT", Self.escape(frontTitle)),
+      ("BACK", Self.escape(backTitle)),
+      ("WNUM", Self.compact(w, decimals: 2)),
+      ("HNUM", Self.compact(h, decimals: 2)),
+      ("W", px(w)),
+      ("H", px(h)),
+      ("SHAPE", shape),
+      ("EDGE", edge),
+      ("CODE", Self.codeSVG),
+      ("SHEENHALF", px(-max(w, h) * 0.8)),
+      ("SHEEN", px(max(w, h) * 1.6)),
+      ("LIVE", live ? "true" : "false"),
+      ("FRAMES", rows),
+    ]
+    var out = Self.template
+    for (name, value) in fills {
+      out = out.replacingOccurrences(of: "%%\(name)%%", with: value)
+    }
+    return out
   }
+
+  /// A rounded rectangle `width`×`height` whose corners are superellipse
+  /// arcs (|x|⁵ + |y|⁵ = 1): the curvature grows from zero where the straight
+  /// edge ends, with no kink there, like SwiftUI's `.continuous` corners.
+  /// `radius` is what a circular corner of about the same look would have.
+  /// An SVG / CSS `path()` string in points, origin top-left.
+  static func continuousCornerPath(width w: Double, height h: Double, radius r: Double) -> String {
+    let extent = min(2.1 * r, min(w, h) / 2)
+    let exponent = 2.0 / 5.0
+    let steps = 14
+    var points: [(Double, Double)] = []
+    // Corner centres, clockwise from the top right; each arc turns 90°.
+    let corners: [(Double, Double, Double)] = [
+      (w - extent, extent, -Double.pi / 2), (w - extent, h - extent, 0),
+      (extent, h - extent, Double.pi / 2), (extent, extent, Double.pi),
+    ]
+    for (cx, cy, from) in corners {
+      for i in 0...steps {
+        let a = from + Double(i) / Double(steps) * Double.pi / 2
+        let c = cos(a)
+        let s = sin(a)
+        let x = cx + extent * (c < 0 ? -1 : 1) * pow(abs(c), exponent)
+        let y = cy + extent * (s < 0 ? -1 : 1) * pow(abs(s), exponent)
+        points.append((x, y))
+      }
+    }
+    var path = ""
+    for (i, p) in points.enumerated() {
+      path += (i == 0 ? "M" : "L") + compact(p.0, decimals: 2) + "," + compact(p.1, decimals: 2)
+    }
+    return path + "Z"
+  }
+
+  /// The back's square code: a fixed pattern of modules with three finder
+  /// squares, drawn as one SVG path (no image, nothing to fetch).
+  static let codeSVG: String = {
+    let n = 21
+    var on = [[Bool]](repeating: [Bool](repeating: false, count: n), count: n)
+    var seed: UInt32 = 20_260_042
+    for y in 0..<n {
+      for x in 0..<n {
+        seed = seed &* 1_664_525 &+ 1_013_904_223
+        on[y][x] = (seed >> 16) & 3 == 0 || (seed >> 20) & 1 == 0
+      }
+    }
+    for (ox, oy) in [(0, 0), (n - 7, 0), (0, n - 7)] {
+      for y in -1...7 {
+        for x in -1...7 {
+          let (X, Y) = (ox + x, oy + y)
+          guard X >= 0, Y >= 0, X < n, Y < n else { continue }
+          let ring = max(abs(x - 3), abs(y - 3))
+          on[Y][X] = ring == 3 || ring <= 1
+        }
+      }
+    }
+    var d = ""
+    for y in 0..<n {
+      for x in 0..<n where on[y][x] { d += "M\(x),\(y)h1v1h-1z" }
+    }
+    return #"<svg viewBox="0 0 \#(n) \#(n)" shape-rendering="crispEdges" aria-hidden="true">"#
+      + ##"<path fill="#0f3d3a" d="\##(d)"/></svg>"##
+  }()
 
   private func appendRow(_ f: CardFrame, to out: inout [UInt8]) {
     let degrees = 180 / Double.pi
@@ -71,6 +166,7 @@ public struct HTMLRenderer: Sendable {
       (f.pose.rotationY, 3), (x.shade, 3), (x.lift, 4), (x.sheenX, 1), (x.sheenY, 1),
       (x.shadowX, 1), (x.shadowY, 1), (x.shadowBlur, 1), (f.state == .stopped ? 1 : 0, 0),
       (f.motion.attitude.pitch * degrees, 2), (f.motion.attitude.roll * degrees, 2),
+      (f.flipped ? 1 : 0, 0),
     ]
     out.append(UInt8(ascii: "["))
     for (v, d) in values {
@@ -108,127 +204,4 @@ public struct HTMLRenderer: Sendable {
     }
     return out
   }
-
-  static let template = #"""
-    <!doctype html>
-    <html lang="en">
-    <head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>@TITLE@</title>
-    <style>
-    html, body { margin: 0; height: 100%; background: #1d1f27; color: #e8e8ee;
-      font: 14px/1.4 sans-serif; }
-    #stage { position: relative; height: calc(100% - 56px); min-height: 320px; overflow: hidden; }
-    .face { position: absolute; left: 50%; top: 50%; width: @W@; height: @H@;
-      margin-left: @HALFW@; margin-top: @HALFH@; border-radius: @RADIUS@; overflow: hidden;
-      display: none; }
-    #front { background: linear-gradient(135deg, #4f46e5, #7c3aed); }
-    #back { background: linear-gradient(135deg, #0d9488, #10b981); }
-    .marker { position: absolute; left: @INSET@; top: @INSET@; width: @MARKER@; height: @MARKER@;
-      border-radius: 12%; background: #facc15; color: #1d1f27; text-align: center;
-      font: bold @MARKERFONT@/@MARKER@ sans-serif; }
-    .title { position: absolute; left: 0; right: 0; top: 50%; margin-top: -0.6em;
-      text-align: center; color: #fff; font: bold @TITLEFONT@/1.2 sans-serif; }
-    .sheen { position: absolute; left: 50%; top: 50%; width: @SHEEN@; height: @SHEEN@;
-      margin-left: @SHEENHALF@; margin-top: @SHEENHALF@; pointer-events: none;
-      background: radial-gradient(circle, rgba(255,255,255,0.22), rgba(255,255,255,0) 45%); }
-    .shade { position: absolute; left: 0; top: 0; right: 0; bottom: 0; background: #000;
-      opacity: 0; }
-    #controls { height: 56px; display: flex; align-items: center; gap: 12px; padding: 0 16px;
-      box-sizing: border-box; }
-    #scrub { flex: 1; }
-    #readout { font-family: monospace; white-space: pre; }
-    </style>
-    </head>
-    <body>
-    <div id="stage">
-      <div id="front" class="face"><div class="sheen"></div><div class="marker">F</div>
-        <div class="title">@FRONT@</div><div class="shade"></div></div>
-      <div id="back" class="face"><div class="sheen"></div><div class="marker">B</div>
-        <div class="title">@BACK@</div><div class="shade"></div></div>
-    </div>
-    <div id="controls">
-      <button id="play" type="button">Play</button>
-      <input id="scrub" type="range" min="0" max="0" step="0.001" value="0">
-      <span id="readout"></span>
-    </div>
-    <script>
-    "use strict";
-    // One row a frame: t, back, flipAngle, rotationX, rotationY, shade, lift,
-    // sheenX, sheenY, shadowX, shadowY, shadowBlur, stopped, pitch, roll, then
-    // the 16 numbers of card.transform (column-major, as matrix3d takes them).
-    const F = @FRAMES@;
-    const faces = [document.getElementById("front"), document.getElementById("back")];
-    const play = document.getElementById("play");
-    const scrub = document.getElementById("scrub");
-    const readout = document.getElementById("readout");
-    const start = F.length ? F[0][0] : 0;
-    const end = F.length ? F[F.length - 1][0] : 0;
-    scrub.min = start;
-    scrub.max = end;
-    let playing = false, clockStart = 0, timeStart = 0, current = start;
-
-    function indexAt(t) {
-      let lo = 0, hi = F.length - 1;
-      if (hi < 0 || t < F[0][0]) return 0;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (F[mid][0] <= t) lo = mid; else hi = mid - 1;
-      }
-      return lo;
-    }
-
-    function show(t) {
-      current = Math.min(Math.max(t, start), end);
-      scrub.value = current;
-      if (!F.length) { readout.textContent = "no frames"; return; }
-      const f = F[indexAt(current)];
-      const face = faces[f[1]], other = faces[1 - f[1]];
-      other.style.display = "none";
-      face.style.display = "block";
-      face.style.transform = "scale(" + f[6] + ") matrix3d(" + f.slice(15, 31).join(",") + ")";
-      face.style.boxShadow = f[9] + "px " + f[10] + "px " + f[11] + "px rgba(0,0,0,0.45)";
-      face.querySelector(".shade").style.opacity = (0.6 * f[5]).toFixed(3);
-      face.querySelector(".sheen").style.transform =
-        "translate(" + f[7] + "px," + f[8] + "px)";
-      readout.textContent = "t " + current.toFixed(3) + " s  " + (f[1] ? "back " : "front") +
-        "  flip " + f[2].toFixed(1) + "°  pitch " + f[13].toFixed(1) + "°  roll " +
-        f[14].toFixed(1) + "°" + (f[12] ? "  stopped" : "");
-    }
-
-    function tick(now) {
-      if (!playing) return;
-      const t = timeStart + (now - clockStart) / 1000;
-      show(t);
-      if (t >= end) { setPlaying(false); return; }
-      requestAnimationFrame(tick);
-    }
-
-    function setPlaying(on) {
-      playing = on;
-      play.textContent = on ? "Pause" : "Play";
-      if (on) {
-        if (current >= end) current = start;
-        timeStart = current;
-        clockStart = performance.now();
-        requestAnimationFrame(tick);
-      }
-    }
-
-    function fromHash() {
-      const m = /(?:^#|&)t=([0-9.eE+-]+)/.exec(location.hash);
-      if (m) { setPlaying(false); show(parseFloat(m[1])); return true; }
-      return false;
-    }
-
-    play.addEventListener("click", function () { setPlaying(!playing); });
-    scrub.addEventListener("input", function () { setPlaying(false); show(parseFloat(scrub.value)); });
-    window.addEventListener("hashchange", fromHash);
-    if (!fromHash()) { show(start); setPlaying(true); }
-    </script>
-    </body>
-    </html>
-
-    """#
 }

@@ -900,6 +900,258 @@ SCENARIOS = [
     (16, "left Joy-Con in the charging grip on hid-nintendo: plain live pairs, follows, flips", s16_joycon_grip_hid),
 ]
 
+# 21 (--serve) -----------------------------------------------------------------
+class _SSEViewer:
+    """A /frames reader: each event with its arrival time (CLOCK_REALTIME)."""
+
+    def __init__(self, port, read=True, rcvbuf=None):
+        import socket
+        import threading
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        if rcvbuf:
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        self.sock.sendall(("GET /frames HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % port).encode())
+        self.events = []  # (arrival, text)
+        self.id = None
+        self._raw = b""
+        self._body = b""
+        self._head = False
+        if read:
+            self._thread = threading.Thread(target=self._run, daemon=True)
+            self._thread.start()
+
+    def _run(self):
+        while True:
+            try:
+                chunk = self.sock.recv(65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            now = time.clock_gettime(time.CLOCK_REALTIME)
+            self._raw += chunk
+            if not self._head:
+                if b"\r\n\r\n" not in self._raw:
+                    continue
+                self._raw = self._raw.split(b"\r\n\r\n", 1)[1]
+                self._head = True
+            while b"\r\n" in self._raw:  # chunked framing
+                size_text, rest = self._raw.split(b"\r\n", 1)
+                size = int(size_text, 16)
+                if len(rest) < size + 2:
+                    break
+                self._body += rest[:size]
+                self._raw = rest[size + 2:]
+            while b"\n\n" in self._body:
+                event, self._body = self._body.split(b"\n\n", 1)
+                text = event.decode()
+                if text.startswith("event: viewer"):
+                    self.id = json.loads(text.split("data: ", 1)[1])["id"]
+                else:
+                    self.events.append((now, text[len("data: "):]))
+
+    def frames(self):
+        # Parsed once each: a main thread re-parsing every event in a loop
+        # starves the reader thread of the GIL in the emulated guest.
+        cache = self.__dict__.setdefault("_parsed", [])
+        for _, text in self.events[len(cache):]:
+            cache.append(json.loads(text))
+        return list(cache)
+
+    def close(self):
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+
+def _http(port, method, path, body=None, headers=None):
+    import http.client
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    c.request(method, path, body=body, headers=headers or {})
+    r = c.getresponse()
+    data = r.read().decode()
+    c.close()
+    return r.status, data
+
+
+def _loopback_up():
+    """The guest boots with lo down; the server listens on 127.0.0.1."""
+    import fcntl
+    import socket
+    import struct
+    siocgifflags, siocsifflags, iff_up = 0x8913, 0x8914, 0x1
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        flags = struct.unpack("16sh", fcntl.ioctl(s, siocgifflags, struct.pack("16sh", b"lo", 0)))[1]
+        fcntl.ioctl(s, siocsifflags, struct.pack("16sh", b"lo", flags | iff_up))
+    finally:
+        s.close()
+
+
+def s21_serve():
+    """`live --serve`: frames over SSE equal the jsonl and a replay; hidden closes the node with
+    0 wake-ups; visible reopens it; flip; 403; a killed and a stalled viewer leave the others served;
+    latency kernel time → SSE event beside the jsonl pipe's."""
+    _loopback_up()
+    ui = dev.accelerometer(name="tilt-vm serve")
+    node = dev.node_of(ui)
+    capture = EventCapture(dev.open_reader(node))
+    os.environ["TILT_SERVE_DEBUG"] = "1"
+    live = Watched(cli("live", "--device", node, "--serve", "127.0.0.1:0", "--format", "jsonl", "--every-sample"),
+                   log("s21-live.txt"))
+    del os.environ["TILT_SERVE_DEBUG"]
+    viewers = []
+    try:
+        deadline = time.monotonic() + 30
+        port = None
+        while port is None and time.monotonic() < deadline:
+            for line in list(live.err):
+                m = re.match(r"serving http://127\.0\.0\.1:(\d+)/$", line)
+                if m:
+                    port = int(m.group(1))
+            if live.proc.poll() is not None:
+                raise Failure("live --serve exited: " + live.describe_exit())
+            time.sleep(0.05)
+        check(port, "no 'serving http://127.0.0.1:PORT/' line on stderr: %r" % live.stderr_text()[-300:])
+        status, state = _http(port, "GET", "/state")
+        check(status == 200 and json.loads(state)["device"] == "closed",
+              "with no viewer the device should be closed: %s %s" % (status, state))
+        v = _SSEViewer(port)
+        viewers.append(v)
+        live.wait_open(node)
+        _eventually(lambda: v.id is not None, 10)
+        base = capture.reports()
+        m = dev.Motion(ui, 100, seed=21)
+        m.hold(dev.up_vector(0, 0), 0.3)
+        m.ramp((0, 0), (30, -20), 1.0)
+        m.hold(dev.up_vector(30, -20), 0.5)
+        samples = capture.reports() - base
+        live.wait_lines(samples, timeout=30)
+        _eventually(lambda: len(v.events) >= samples, 10)
+        live.wait_quiet(0.5)
+        sse = [text for _, text in v.events]
+        piped = [text for _, text in live.lines]
+        check(len(sse) >= samples, "the viewer got %d frames for %d samples" % (len(sse), samples))
+        # The viewer sees what the jsonl says from the moment it came (the jsonl
+        # also has the frame of the stop before it).
+        start = len(piped) - len(sse)
+        n = len(sse)
+        check(start >= 0 and piped[start:] == sse,
+              "SSE frames differ from the jsonl lines (the viewer's %d against the jsonl's last)" % n)
+        # Latency: kernel time of each sample → its event on the viewer's socket, beside stdout.
+        kernel = [ev.sec + ev.usec / 1e6 for ev in capture.events if ev.type == e.EV_SYN and ev.code == e.SYN_REPORT]
+        def lat(pairs):
+            # The last `samples` lines are the ramp's samples, in the kernel's order.
+            arrivals = [arrival for arrival, _ in pairs][-samples:]
+            return sorted((x - k) * 1000 for x, k in zip(arrivals[10:], kernel[base + 10:base + samples]))
+        sl, pl = lat(v.events), lat(live.lines[:start + n])
+        # The same events replayed give the same frames, sample by sample: the
+        # viewer's last `samples` frames against the replay's (the stream starts
+        # with the frame of the start). Times are checked apart: a problem there
+        # is reported at the end, after the lifecycle checks.
+        problems = []
+        recording = os.path.join(WORK, "s21-played.evemu")
+        write_recording(node, list(capture.events), recording)
+        replay = subprocess.run(cli("replay", recording, "--format", "jsonl", "--every-sample", "--speed", "max"),
+                                capture_output=True, text=True, timeout=120)
+        check(replay.returncode == 0, "replay failed (%d): %s" % (replay.returncode, replay.stderr[-300:]))
+        replayed = [json.loads(x) for x in replay.stdout.splitlines() if x.strip()]
+        check(len(replayed) >= samples, "replay gave %d frames for %d samples" % (len(replayed), samples))
+        mine = [json.loads(x) for x in sse[-samples:]]
+        theirs = replayed[-samples:]
+        for i, (a, b) in enumerate(zip(mine, theirs)):
+            a, b = dict(a), dict(b)
+            a.pop("t"), b.pop("t")
+            d = compare_numbers(a, b, "sample %d of the last %d" % (i + 1, samples), 1e-5)
+            if d:
+                problems.append("SSE and replay differ at " + d)
+                break
+        t_served = [f["t"] for f in mine]
+        t_replayed = [f["t"] for f in theirs]
+        drift = max(abs((x - t_served[0]) - (y - t_replayed[0])) for x, y in zip(t_served, t_replayed))
+        if drift > 2e-6:
+            problems.append("after the device reopened, frame times do not follow the samples: served t %.6f … %.6f, "
+                            "replayed %.6f … %.6f (max drift %.6f s)" % (t_served[0], t_served[-1], t_replayed[0],
+                                                                        t_replayed[-1], drift))
+        # Hidden: the node closes, the process sleeps.
+        status, _ = _http(port, "POST", "/visibility?viewer=" + v.id, body="hidden")
+        check(status == 204, "POST /visibility hidden: %s" % status)
+        _eventually(lambda: not live.holds(node), 10)
+        status, state = _http(port, "GET", "/state")
+        st = json.loads(state)
+        check(st["device"] == "closed" and st["visible"] == 0 and st["viewers"] == 1,
+              "/state while hidden: %s" % state)
+        check(not live.holds(node), "%s still open while no viewer is visible" % node)
+        time.sleep(0.5)
+        v0, _, threads = live.context_switches()
+        time.sleep(5)
+        v1, _, _ = live.context_switches()
+        check(v1 == v0, "hidden: %d voluntary context switches in 5 s (want 0)" % (v1 - v0))
+        # Visible again: reopens, frames flow.
+        before = len(v.events)
+        status, _ = _http(port, "POST", "/visibility?viewer=" + v.id, body="visible")
+        check(status == 204, "POST /visibility visible: %s" % status)
+        live.wait_open(node, timeout=10)
+        m.ramp((30, -20), (0, 10), 0.5)
+        _eventually(lambda: len(v.events) > before + 20, 10)
+        check(len(v.events) > before + 20, "no frames after visible again")
+        # Flip over /control; a foreign Origin is refused.
+        status, _ = _http(port, "POST", "/control", body="flip", headers={"Origin": "http://evil.example"})
+        check(status == 403, "foreign Origin got %s, want 403" % status)
+        status, _ = _http(port, "POST", "/control", body="flip")
+        check(status == 204, "POST /control flip: %s" % status)
+        # With --every-sample a frame comes with each sample: keep the device moving.
+        m.ramp((0, 10), (5, 10), 1.5)
+        _eventually(lambda: any(f["card"]["flipAngle"] > 179 for f in v.frames()[before:]), 5)
+        after = v.frames()[before:]
+        check(any(f["card"]["flipped"] for f in after), "no frame with flipped true after POST /control flip")
+        if not any(f["card"]["face"] == "back" and f["card"]["flipAngle"] > 179 for f in after):
+            problems.append("the flip asked for over /control never turned the card over: flipAngle ends at %.2f "
+                            "(frame times stuck at %s)" % (after[-1]["card"]["flipAngle"], after[-1]["t"]))
+        # A killed viewer and a stalled one leave the first served.
+        killed = _SSEViewer(port)
+        stalled = _SSEViewer(port, read=False, rcvbuf=4096)
+        viewers += [killed, stalled]
+        _eventually(lambda: killed.id is not None, 10)
+        killed.close()
+        before = len(v.events)
+        played = capture.reports()
+        m.ramp((5, 10), (20, 20), 2.0)
+        want = capture.reports() - played
+        # The guest under TCG can starve the reader thread for seconds: wait.
+        _eventually(lambda: len(v.events) >= before + want, 30)
+        check(len(v.events) >= before + want,
+              "with a killed and a stalled viewer the first got %d of %d frames" % (len(v.events) - before, want))
+        status, state = _http(port, "GET", "/state")
+        check(json.loads(state)["viewers"] == 2, "/state after the kill: %s (want 2 viewers)" % state)
+        rc = live.interrupt()
+        check(rc == 0, "live --serve did not exit cleanly on SIGINT: " + live.describe_exit())
+        FIGURES.append(
+            "scenario 21 (latency, kernel event time → arrival at the reader, %d samples at 100 Hz after 10 warm-up, "
+            "same run): tilt-cli live --serve --every-sample, SSE event on a /frames socket p50 %.3f ms, p99 %.3f ms; "
+            "jsonl line on the stdout pipe p50 %.3f ms, p99 %.3f ms"
+            % (len(sl), _percentile(sl, 50), _percentile(sl, 99), _percentile(pl, 50), _percentile(pl, 99)))
+        FIGURES.append("scenario 21 (power): hidden viewer, device closed: %d voluntary context switches in 5 s (%d threads)"
+                       % (v1 - v0, threads))
+        check(not problems, "; ".join(problems))
+    finally:
+        for x in viewers:
+            x.close()
+        if viewers:
+            with open(log("s21-sse.txt"), "w") as f:
+                f.write("".join("%.6f %s\n" % (a, text) for a, text in viewers[0].events))
+        live.kill()
+        live.save_log()
+        capture.stop()
+        ui.close()
+    return "SSE = jsonl (%d frames); hidden closes %s, 0 wake-ups in 5 s; visible reopens; flip; 403; killed+stalled " \
+           "viewers leave the first served; SSE p50 %.2f ms vs pipe %.2f ms" % (
+               len(sse), node, _percentile(sl, 50), _percentile(pl, 50))
+
+
+SCENARIOS.append((21, "live --serve: SSE frames, visibility closes the device, 403, bad viewers", s21_serve))
+
 
 def main():
     global CLI, WORK

@@ -42,6 +42,13 @@ enum LiveCommand: Command {
           StandardError.write("tilt-cli live: \(note)\n")
         }
       })
+    var page: LivePage?
+    if let address = options.serve {
+      page = try LivePage(
+        address: address, card: configuration.card, title: manager.deviceInfo.name)
+      try page?.attach(to: manager)
+    }
+    defer { page?.server.close() }
     if manager.pipeline.sink is TerminalSink {
       manager.participants.append(TerminalKeys(input: STDIN_FILENO, pipeline: manager.pipeline))
     } else if options.output == nil {

@@ -28,7 +28,8 @@ enum ReplayCommand: Command {
     let options = try PipelineOptions(arguments)
     let speed = try playbackSpeed(
       arguments.string("speed"),
-      writesFile: options.output != nil || options.resolvedFormat == .html)
+      writesFile: options.serve == nil && (options.output != nil || options.resolvedFormat == .html)
+    )
     guard let path = arguments.positionals.first else {
       throw UsageError("missing FILE (an evemu recording or a CSV log)")
     }
@@ -48,12 +49,23 @@ enum ReplayCommand: Command {
     let pipeline = TiltPipeline(
       configuration: configuration, hasGyroscope: source.hasGyroscope, sink: sink)
     let player = RecordingPlayer(pipeline: pipeline)
+    var page: LivePage?
+    if let address = options.serve {
+      page = try LivePage(address: address, card: configuration.card, title: "tilt")
+      page?.attach(to: player)
+      // The replay starts when someone is watching.
+      guard try page?.waitForViewer() == true else {
+        try pipeline.finish()
+        return ExitStatus.success
+      }
+    }
     if sink is TerminalSink {
       if speed == nil { TerminalMode.restoreOnSignals() }
       player.participants.append(TerminalKeys(input: STDIN_FILENO, pipeline: pipeline))
     } else if options.output == nil {
       player.participants.append(ReaderWatch(pipeline: pipeline))
     }
+    defer { page?.server.close() }
     do {
       try player.play(source, speedFactor: speed)
     } catch let error as OutputSink.WriteError where error.isBrokenPipe {

@@ -1,4 +1,5 @@
 import Attitude
+import CardServer
 import TiltCard
 
 /// The options that `live` and `replay` share (SPEC §3), checked and typed.
@@ -37,6 +38,8 @@ struct PipelineOptions {
   var cardWidth = Self.card.width
   var cardHeight = Self.card.height
   var stickRange = 45.0
+  /// `--serve [HOST:]PORT`: the live page (SPEC §6).
+  var serve: ServeAddress?
 
   /// The attitude library's default One Euro filter, which the options start from.
   static let oneEuro: (minCutoff: Double, beta: Double, derivativeCutoff: Double) = {
@@ -53,7 +56,7 @@ struct PipelineOptions {
     "format", "output", "rate", "filter", "tau", "min-cutoff", "beta", "fusion", "reference",
     "fusion-tau", "gain", "max-tilt", "perspective", "mount-matrix", "flip-on", "flip-style",
     "idle-stop",
-    "card-size", "stick-range",
+    "card-size", "stick-range", "serve",
   ]
   static let flagOptions: Set<String> = ["every-sample", "reduce-motion"]
 
@@ -101,6 +104,9 @@ struct PipelineOptions {
                               key starts them again.
       --card-size WxH         Card size in points (default \(card.width.compact)x\(card.height.compact)).
       --stick-range DEG       Tilt of a joystick at full deflection (default 45).
+      --serve [HOST:]PORT     Serve the card live to a browser at http://HOST:PORT/
+                              (HOST default 127.0.0.1; PORT 0 picks a free one); updates
+                              run while a viewer has the page visible.
     """
 
   init(_ a: CommandLineArguments) throws(UsageError) {
@@ -124,6 +130,13 @@ struct PipelineOptions {
     flipStyle = try a.choice("flip-style", as: FlipStyle.self) ?? flipStyle
     idleStop = try a.number("idle-stop", in: 0.001...86_400)
     stickRange = try a.number("stick-range", in: 1...90) ?? stickRange
+    if let text = a.string("serve") {
+      do {
+        serve = try ServeAddress(parsing: text)
+      } catch {
+        throw UsageError("'--serve' needs [HOST:]PORT, like 8080 or 127.0.0.1:0, not '\(text)'")
+      }
+    }
     if let size = a.string("card-size") {
       let parts = size.lowercased().split(separator: "x", omittingEmptySubsequences: false)
       guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),

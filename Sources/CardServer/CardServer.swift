@@ -1,0 +1,400 @@
+import CMicroHTTPD
+import Glibc
+import TiltCard
+
+/// The live page's HTTP server (SPEC §6), on libmicrohttpd, driven by the
+/// caller's single `poll()` loop.
+///
+/// libmicrohttpd runs in external-polling mode through its epoll descriptor
+/// (``pollDescriptors``): the loop polls it with the others, calls
+/// ``service(ready:)`` when it is readable, and sleeps no longer than
+/// ``deadline``, which is `MHD_get_timeout`'s answer and nothing else. There
+/// are no connection timeouts, so at rest nothing here wakes the process.
+///
+/// Each `/frames` stream is a ``Viewer``: it is suspended in libmicrohttpd
+/// while it has nothing to send and resumed by ``broadcast(frameJSON:)``. A
+/// viewer's queue is bounded: a viewer that reads slowly loses its own oldest
+/// frames and never holds up the loop or the others. At most
+/// ``Limits/connections`` connections are open at once: the accept policy
+/// closes the rest as they come. (Not `MHD_OPTION_CONNECTION_LIMIT`: at that
+/// limit libmicrohttpd 0.9.75 leaves the rest in the kernel's backlog and, in
+/// external epoll mode, never accepts again once they go; the flood test
+/// caught it.)
+///
+/// Everything happens on the thread that calls ``service(ready:)`` and
+/// ``broadcast(frameJSON:)``; the callbacks run on it too.
+public final class CardServer {
+  /// A body of `POST /control`.
+  public enum Control: String, CaseIterable, Hashable, Sendable {
+    case flip, recenter, stop, start
+
+    /// The card session's command for this control.
+    public var command: CardSession.Command {
+      switch self {
+      case .flip: .flip
+      case .recenter: .recenter
+      case .stop: .stopUpdates
+      case .start: .startUpdates
+      }
+    }
+  }
+
+  /// What `/state` reports beyond the viewers: supplied by the server's user.
+  public struct Status: Hashable, Sendable {
+    /// Whether the motion device is open.
+    public var deviceOpen: Bool
+    public var state: UpdateState
+    public init(deviceOpen: Bool, state: UpdateState) {
+      self.deviceOpen = deviceOpen
+      self.state = state
+    }
+  }
+
+  public struct Limits: Hashable, Sendable {
+    /// Connections open at once, viewers included; more are closed at once.
+    public var connections: Int = 64
+    /// Events queued for one viewer before its oldest are dropped.
+    public var queuedEvents: Int = 256
+    /// The longest `POST` body read; a longer one is answered 400.
+    public var bodyBytes: Int = 256
+    public init() {}
+  }
+
+  /// The server could not start, worded for the person who asked for it.
+  public struct Failure: Error, Hashable, Sendable, CustomStringConvertible {
+    public var description: String
+  }
+
+  /// The address served, with the port the kernel picked for port 0.
+  public let address: ServeAddress
+  public let limits: Limits
+  /// `http://HOST:PORT/`, the line's URL on stderr.
+  public var url: String { "http://\(address)/" }
+
+  /// Called for each accepted `POST /control`.
+  public var onControl: ((Control) -> Void)?
+  /// Called when "some viewer has the page visible" changes (SPEC §6: while
+  /// none is, updates stop and the device is closed).
+  public var onVisibilityChange: ((Bool) -> Void)?
+  /// The device and update state `/state` reports.
+  public var status: () -> Status = { Status(deviceOpen: false, state: .active) }
+
+  /// Whether some viewer has the page visible.
+  public private(set) var anyViewerVisible = false
+  /// The open `/frames` streams.
+  public var viewerCount: Int { viewers.values.filter { !$0.closing }.count }
+  /// The open streams whose page is visible.
+  public var visibleViewerCount: Int { viewers.values.filter { !$0.closing && $0.visible }.count }
+  /// Connections open now.
+  public internal(set) var openConnections = 0
+  /// Connections closed at once because ``Limits/connections`` were open.
+  public internal(set) var refusedConnections = 0
+  /// Events dropped so far for slow viewers, all viewers together.
+  public private(set) var droppedEvents = 0
+
+  let page: [UInt8]
+  private let box: ServerBox
+  var serverBox: ServerBox { box }
+  private var daemon: OpaquePointer?
+  private let epollDescriptor: Int32
+  var viewers: [String: Viewer] = [:]
+  /// Viewers in the order they came, for a stable broadcast order.
+  private var order: [Viewer] = []
+  private var running = false
+  private var runAgain = false
+  /// Viewers to resume once the current MHD_run returns.
+  private var pendingWakes: [Viewer] = []
+  /// Callbacks to call once the current MHD_run returns.
+  private var pendingCallbacks: [() -> Void] = []
+  private let encoder = JSONLFrameEncoder()
+  private var generator = SystemRandomNumberGenerator()
+  /// The `Host` values a request may carry (DNS rebinding guard), or nil for any.
+  private let allowedHosts: Set<String>?
+  /// `TILT_SERVE_DEBUG=1`: one stderr line per viewer event, for diagnosis.
+  private let debug = getenv("TILT_SERVE_DEBUG") != nil
+
+  func trace(_ text: @autoclosure () -> String) {
+    guard debug else { return }
+    let line = "tilt-serve: " + text() + "\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
+  }
+
+  /// Starts serving `page` at `address`.
+  public init(address: ServeAddress, page: String, limits: Limits = Limits()) throws(Failure) {
+    self.page = Array(page.utf8)
+    self.limits = limits
+    var hints = addrinfo()
+    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
+    hints.ai_family = AF_UNSPEC
+    hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+    var found: UnsafeMutablePointer<addrinfo>?
+    let rc = getaddrinfo(address.host, String(address.port), &hints, &found)
+    guard rc == 0, let info = found else {
+      throw Failure(
+        description:
+          "cannot serve on \(address): the host \(address.host) does not resolve "
+          + "(\(String(cString: gai_strerror(rc)))); give an address of this machine")
+    }
+    defer { freeaddrinfo(found) }
+    var flags = MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+    if info.pointee.ai_family == AF_INET6 { flags |= MHD_USE_IPv6.rawValue }
+    // The daemon's `cls` is the box, unretained: this object holds it and
+    // stops the daemon before it goes.
+    let box = ServerBox()
+    self.box = box
+    errno = 0
+    let daemon = tilt_mhd_start(
+      flags, info.pointee.ai_addr, Requests.acceptPolicy, Requests.access, Requests.completed,
+      Requests.notify, Unmanaged.passUnretained(box).toOpaque())
+    guard let daemon else {
+      let why = errno != 0 ? String(cString: strerror(errno)) : "libmicrohttpd refused"
+      throw Failure(
+        description:
+          "cannot serve on \(address): \(why); pick another PORT (0 picks a free one) "
+          + "or an address of this machine")
+    }
+    self.daemon = daemon
+    epollDescriptor = tilt_mhd_epoll_fd(daemon)
+    let port = UInt16(truncatingIfNeeded: tilt_mhd_bound_port(daemon))
+    self.address = ServeAddress(host: address.host, port: port == 0 ? address.port : port)
+    if self.address.isLoopback {
+      let p = self.address.port
+      allowedHosts = [
+        "127.0.0.1:\(p)", "localhost:\(p)", "[::1]:\(p)", self.address.description,
+      ]
+    } else {
+      allowedHosts = nil
+    }
+    box.server = self
+  }
+
+  deinit { close() }
+
+  // MARK: The loop
+
+  /// The descriptors to poll for input: libmicrohttpd's epoll descriptor and
+  /// the sockets of suspended viewers (to notice a viewer that hangs up).
+  public var pollDescriptors: [Int32] {
+    guard daemon != nil else { return [] }
+    var fds = [epollDescriptor]
+    for viewer in order where viewer.suspended && viewer.watchSocket && !viewer.closing {
+      fds.append(viewer.socket)
+    }
+    return fds
+  }
+
+  /// When libmicrohttpd needs to run without input (monotonic seconds), or
+  /// nil: `MHD_get_timeout`, which with no connection timeouts is nil at rest.
+  public var deadline: Double? {
+    guard let daemon else { return nil }
+    if runAgain { return Self.monotonicNow() }
+    var milliseconds: UInt64 = 0
+    guard MHD_get_timeout(daemon, &milliseconds) == .YES else { return nil }
+    return Self.monotonicNow() + Double(milliseconds) / 1000
+  }
+
+  /// Handles what is ready: viewers that hung up, then libmicrohttpd's work.
+  public func service(ready: Set<Int32>) throws {
+    guard daemon != nil else { return }
+    for viewer in order where viewer.suspended && ready.contains(viewer.socket) {
+      var byte: UInt8 = 0
+      let n = recv(viewer.socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
+      let error = errno
+      trace(
+        "viewer \(viewer.id.prefix(6)) socket \(viewer.socket) ready while suspended: peek \(n) errno \(error)"
+      )
+      if n == 0 || (n < 0 && error != EAGAIN && error != EWOULDBLOCK && error != EINTR) {
+        end(viewer)
+      } else if n > 0 {
+        viewer.watchSocket = false
+      }
+    }
+    run()
+  }
+
+  /// Sends one SPEC §4 frame line (as the jsonl sink writes it, newline or
+  /// not) to every viewer as one `data:` event.
+  public func broadcast<Line: Collection>(frameJSON line: Line) where Line.Element == UInt8 {
+    guard daemon != nil, !order.isEmpty else { return }
+    var event: [UInt8] = Array("data: ".utf8)
+    event.reserveCapacity(line.count + 8)
+    event.append(contentsOf: line)
+    while let last = event.last, last == UInt8(ascii: "\n") || last == UInt8(ascii: "\r") {
+      event.removeLast()
+    }
+    event.append(contentsOf: [UInt8(ascii: "\n"), UInt8(ascii: "\n")])
+    for viewer in order where !viewer.closing {
+      let before = viewer.dropped
+      viewer.enqueue(event)
+      droppedEvents += viewer.dropped - before
+      wake(viewer)
+    }
+    run()
+  }
+
+  /// Sends `frame` to every viewer, encoded as the jsonl sink encodes it.
+  public func broadcast(_ frame: CardFrame) {
+    guard !order.isEmpty else { return }
+    var line: [UInt8] = []
+    encoder.encode(frame, into: &line)
+    broadcast(frameJSON: line)
+  }
+
+  /// Ends every stream and stops the daemon; the descriptors are closed.
+  /// The callbacks are not called from here on.
+  public func close() {
+    guard let daemon else { return }
+    onControl = nil
+    onVisibilityChange = nil
+    for viewer in order { end(viewer) }
+    run()
+    for viewer in order where viewer.suspended {
+      viewer.suspended = false
+      MHD_resume_connection(viewer.connection)
+    }
+    MHD_stop_daemon(daemon)
+    self.daemon = nil
+    box.server = nil
+  }
+
+  // MARK: Viewers
+
+  private func run() {
+    guard let daemon else { return }
+    if running {
+      runAgain = true
+      return
+    }
+    running = true
+    repeat {
+      runAgain = false
+      _ = MHD_run(daemon)
+      // Resumes asked for inside MHD_run happen now: a viewer whose content
+      // reader suspended it in the same MHD_run may not be suspended yet, and
+      // resuming it then would be lost, leaving its stream asleep for good.
+      let woken = pendingWakes
+      pendingWakes = []
+      for viewer in woken where viewer.suspended {
+        viewer.suspended = false
+        MHD_resume_connection(viewer.connection)
+        runAgain = true
+      }
+      // The user's callbacks for what the requests asked run outside
+      // MHD_run too: the frames they make are broadcast as any other.
+      if !pendingCallbacks.isEmpty {
+        let callbacks = pendingCallbacks
+        pendingCallbacks = []
+        running = false
+        callbacks.forEach { $0() }
+        running = true
+        runAgain = true
+      }
+    } while runAgain
+    running = false
+  }
+
+  /// Calls `callback` now, or once the current MHD_run has returned.
+  func notify(_ callback: @escaping () -> Void) {
+    if running {
+      pendingCallbacks.append(callback)
+    } else {
+      callback()
+    }
+  }
+
+  private func wake(_ viewer: Viewer) {
+    guard viewer.suspended else { return }
+    if running {
+      pendingWakes.append(viewer)
+      runAgain = true
+    } else {
+      viewer.suspended = false
+      MHD_resume_connection(viewer.connection)
+    }
+  }
+
+  /// Ends `viewer`'s stream: its content reader reports an error, so
+  /// libmicrohttpd closes the connection.
+  private func end(_ viewer: Viewer) {
+    guard !viewer.closing else { return }
+    viewer.closing = true
+    wake(viewer)
+    updateVisibility()
+  }
+
+  func addViewer(connection: OpaquePointer) -> Viewer {
+    var id = ""
+    repeat {
+      id = (0..<2).map { _ in hex(generator.next() as UInt64) }.joined()
+    } while viewers[id] != nil
+    let viewer = Viewer(
+      id: id, connection: connection, socket: tilt_mhd_connection_fd(connection),
+      limit: limits.queuedEvents)
+    viewer.enqueue(Array("event: viewer\ndata: {\"id\": \"\(id)\"}\n\n".utf8))
+    viewers[id] = viewer
+    order.append(viewer)
+    trace("viewer \(id.prefix(6)) added, socket \(viewer.socket)")
+    updateVisibility()
+    return viewer
+  }
+
+  func removeViewer(_ viewer: Viewer) {
+    guard viewers[viewer.id] === viewer else { return }
+    trace(
+      "viewer \(viewer.id.prefix(6)) removed (closing \(viewer.closing), dropped \(viewer.dropped))"
+    )
+    viewers[viewer.id] = nil
+    order.removeAll { $0 === viewer }
+    updateVisibility()
+  }
+
+  func setVisible(_ visible: Bool, viewer: Viewer) {
+    viewer.visible = visible
+    updateVisibility()
+  }
+
+  private func updateVisibility() {
+    let now = order.contains { !$0.closing && $0.visible }
+    guard now != anyViewerVisible else { return }
+    anyViewerVisible = now
+    notify { [weak self] in self?.onVisibilityChange?(now) }
+  }
+
+  /// The content reader of a viewer's stream.
+  func read(_ viewer: Viewer, into buffer: UnsafeMutableRawPointer, capacity: Int) -> Int {
+    if viewer.closing { return -2 }  // MHD_CONTENT_READER_END_WITH_ERROR
+    let n = viewer.read(into: buffer, capacity: capacity)
+    if n > 0 { return n }
+    // Nothing to send until the next frame: sleep, without a timer.
+    viewer.suspended = true
+    MHD_suspend_connection(viewer.connection)
+    return 0
+  }
+
+  func stateJSON() -> String {
+    let s = status()
+    return "{\"viewers\": \(viewerCount), \"visible\": \(visibleViewerCount), "
+      + "\"device\": \"\(s.deviceOpen ? "open" : "closed")\", \"state\": \"\(s.state.rawValue)\"}"
+  }
+
+  func isAllowed(host: String?) -> Bool {
+    guard let allowedHosts, let host else { return true }
+    return allowedHosts.contains(host.lowercased())
+  }
+
+  static func monotonicNow() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+  }
+}
+
+private func hex(_ value: UInt64) -> String {
+  let s = String(value, radix: 16)
+  return String(repeating: "0", count: 16 - s.count) + s
+}
+
+/// What libmicrohttpd's callbacks get as `cls`: the server, once started.
+final class ServerBox {
+  weak var server: CardServer?
+}

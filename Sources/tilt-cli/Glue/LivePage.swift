@@ -1,0 +1,112 @@
+import CardServer
+import Glibc
+import SystemCalls
+import Tilt
+import TiltCard
+
+extension CardServer: LoopParticipant {}
+
+/// `--serve [HOST:]PORT` (SPEC §6): the live page's server, and the rule that
+/// ties its viewers to the updates: they run only while some viewer has the
+/// page visible and nobody asked to stop; otherwise the device is closed.
+/// The server's callbacks hold this object until ``CardServer/close()``.
+final class LivePage {
+  let server: CardServer
+  /// `POST /control stop` (or `p` on the page) until `start`.
+  private var stoppedByViewer = false
+
+  init(address: ServeAddress, card: CardConfiguration, title: String) throws {
+    do {
+      server = try CardServer(
+        address: address,
+        page: HTMLRenderer(configuration: card, title: title).renderLive())
+    } catch {
+      throw Failure(error.description)
+    }
+    StandardError.write("serving \(server.url)\n")
+  }
+
+  /// Whether updates should run now.
+  var wanted: Bool { server.anyViewerVisible && !stoppedByViewer }
+
+  /// Serves `manager`'s frames and state; the viewers start and stop it.
+  func attach(to manager: TiltMotionManager) throws {
+    let server = self.server
+    manager.participants.append(server)
+    manager.observeFrames { server.broadcast($0) }
+    server.status = { [weak manager] in
+      CardServer.Status(
+        deviceOpen: manager?.isDeviceOpen ?? false, state: manager?.state ?? .stopped)
+    }
+    let apply: () -> Void = { [self, weak manager] in
+      guard let manager else { return }
+      do {
+        if self.wanted {
+          try manager.startDeviceMotionUpdates()
+        } else {
+          try manager.stopDeviceMotionUpdates()
+        }
+      } catch {
+        StandardError.write("tilt-cli live: \(error)\n")
+      }
+    }
+    server.onVisibilityChange = { _ in apply() }
+    server.onControl = { [self, weak manager] control in
+      guard let manager else { return }
+      switch control {
+      case .stop: self.stoppedByViewer = true
+      case .start: self.stoppedByViewer = false
+      case .flip, .recenter: try? manager.perform(control.command)
+      }
+      // A flip restarts stopped updates; they stay stopped while nobody watches.
+      apply()
+    }
+    apply()
+  }
+
+  /// Serves a replay's frames; a viewer's stop and start pause the card.
+  func attach(to player: RecordingPlayer) {
+    let server = self.server
+    let pipeline = player.pipeline
+    player.participants.append(server)
+    pipeline.frameObservers.append { server.broadcast($0) }
+    server.status = { [weak pipeline] in
+      CardServer.Status(deviceOpen: false, state: pipeline?.session.state ?? .stopped)
+    }
+    let apply: () -> Void = { [self, weak pipeline] in
+      guard let pipeline else { return }
+      let state = pipeline.session.state
+      if self.wanted && state == .stopped {
+        try? pipeline.perform(.startUpdates)
+      } else if !self.wanted && state == .active {
+        try? pipeline.perform(.stopUpdates)
+      }
+    }
+    server.onVisibilityChange = { _ in apply() }
+    server.onControl = { [self, weak pipeline] control in
+      guard let pipeline else { return }
+      switch control {
+      case .stop: self.stoppedByViewer = true
+      case .start: self.stoppedByViewer = false
+      case .flip, .recenter: try? pipeline.perform(control.command)
+      }
+      apply()
+    }
+  }
+
+  /// Serves until a viewer has the page visible, or a signal (false).
+  func waitForViewer() throws -> Bool {
+    let signals = try SignalPipe()
+    while !server.anyViewerVisible {
+      let ready = try Poller.wait(
+        for: [signals.fileDescriptor] + server.pollDescriptors,
+        timeout: server.deadline.map { max(0, $0 - monotonicSeconds()) })
+      if ready.contains(signals.fileDescriptor), signals.drain().contains(where: { $0 != SIGWINCH })
+      {
+        return false
+      }
+      try server.service(ready: ready)
+    }
+    return true
+  }
+}
