@@ -244,7 +244,7 @@ public final class TiltMotionManager: LoopParticipant {
     if let watch = vanishWatch, mine.contains(watch.fileDescriptor) {
       try reconnect(watch)
     }
-    if mine.isEmpty {
+    if mine.isEmpty, let wake = pipeline.session.nextWakeTime, wake <= clock.now() {
       // A display frame or the idle stop is due, and the device is silent.
       try pipeline.advance(to: clock.now())
     }
