@@ -90,7 +90,7 @@ extension DeviceProfile {
     let hasAbs = { (code: UInt16) in info.has(type: EventType.abs, code: code) }
     let accelProperty = info.has(property: InputProperty.accelerometer)
     let keys = info.codes[EventType.key] ?? []
-    let buttons = keys.filter { $0 >= UInt16(BTN_MISC) }
+    let buttons = Buttons.codes(of: info)
     let timestamps: TimestampSource =
       info.has(type: EventType.msc, code: MscCode.timestamp) ? .msc : .event
 

@@ -347,7 +347,7 @@ public final class TiltMotionManager: LoopParticipant {
     }
     let now = clock.now()
     for frame in frames {
-      let pressed = frame.events.filter { $0.type == EventType.key && $0.value == 1 }.map(\.code)
+      let pressed = Buttons.pressed(in: frame, buttons: Buttons.codes(of: device.info))
       if !pressed.isEmpty {
         try pipeline.take(SourceItem(time: now, motion: nil, pressedButtons: pressed))
       }

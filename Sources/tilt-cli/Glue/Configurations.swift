@@ -39,7 +39,11 @@ extension PipelineOptions {
   func tiltConfiguration() throws(UsageError) -> TiltConfiguration {
     var c = TiltConfiguration()
     c.motion = motionConfiguration
-    c.card = cardConfiguration
+    do {
+      c.card = try cardConfiguration.validated()
+    } catch {
+      throw UsageError("\(error)")
+    }
     c.displayRateHz = rate
     c.everySample = everySample
     c.stickRangeDegrees = stickRange

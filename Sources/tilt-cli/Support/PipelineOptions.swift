@@ -77,7 +77,8 @@ struct PipelineOptions {
                               accelerometer, seconds (default \(FusionParameters().accelerometerTimeConstant.compact)).
       --reference start|none  Attitude relative to the start (default), or absolute.
       --gain DEG_PER_RAD      Card rotation per radian of tilt (default \(card.gain.compact)).
-      --max-tilt DEG          Largest card rotation about each axis (default \(card.maxTilt.compact)).
+      --max-tilt DEG          Largest card rotation about each axis, 0 to 90 degrees
+                              (default \(card.maxTilt.compact)).
       --perspective P         Perspective strength, 0 to 1 (default \(card.perspective.compact)).
       --mount-matrix "a,b,c; d,e,f; g,h,i"
                               Device-to-card axes, in udev's ACCEL_MOUNT_MATRIX syntax.
@@ -106,7 +107,7 @@ struct PipelineOptions {
     fusionTau = try a.number("fusion-tau", in: 0.01...1000)
     reference = try a.choice("reference", as: Reference.self) ?? reference
     gain = try a.number("gain", in: -1000...1000) ?? gain
-    maxTilt = try a.number("max-tilt", in: 0...89) ?? maxTilt
+    maxTilt = try a.number("max-tilt", in: CardConfiguration.maxTiltRange) ?? maxTilt
     perspective = try a.number("perspective", in: 0...1) ?? perspective
     mountMatrix = a.string("mount-matrix")
     flipOn = try a.choice("flip-on", as: FlipOn.self) ?? flipOn
