@@ -24,7 +24,7 @@ let package = Package(
     // Live devices, through libevdev.
     .target(name: "Evdev", dependencies: ["CEvdev", "EvdevCore", "SystemCalls"]),
     .target(name: "Attitude"),
-    .target(name: "TiltCard", dependencies: ["Attitude"]),
+    .target(name: "TiltCard", dependencies: ["Attitude", "SystemCalls"]),
     // The pipeline: a source, the motion manager, the card, the live loop.
     .target(
       name: "Tilt", dependencies: ["Evdev", "EvdevCore", "Attitude", "TiltCard", "SystemCalls"]),

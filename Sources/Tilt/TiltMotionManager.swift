@@ -63,8 +63,7 @@ public final class TiltMotionManager: LoopParticipant {
 
   /// Where notes go; stderr by default.
   public var onNote: (Note) -> Void = { note in
-    var line = Array("tilt: \(note)\n".utf8)
-    _ = Glibc.write(STDERR_FILENO, &line, line.count)
+    try? Syscall.writeAll(STDERR_FILENO, Array("tilt: \(note)\n".utf8))
   }
   /// The motion node in use (it changes when the device comes back elsewhere).
   public private(set) var devicePath: String

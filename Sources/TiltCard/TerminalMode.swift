@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// The terminal set up for the live view: raw input (keys arrive one byte at
 /// a time, no echo; Ctrl-C still raises SIGINT), the alternate screen and a
@@ -42,7 +43,7 @@ public final class TerminalMode {
     guard tcgetattr(input, &saved) == 0 else {
       throw Failure(
         description:
-          "cannot use the terminal view: standard input is not a terminal (\(String(cString: strerror(errno)))); use --format jsonl"
+          "cannot use the terminal view: standard input is not a terminal (\(Errno.current.message)); use --format jsonl"
       )
     }
     var raw = saved
@@ -51,7 +52,7 @@ public final class TerminalMode {
     raw.c_oflag |= tcflag_t(OPOST | ONLCR)
     guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else {
       throw Failure(
-        description: "cannot set the terminal to raw mode: \(String(cString: strerror(errno)))")
+        description: "cannot set the terminal to raw mode: \(Errno.current.message)")
     }
     entered = true
     TerminalMode.arm(input: input, settings: saved, output: output)
