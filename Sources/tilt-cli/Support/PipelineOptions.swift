@@ -5,13 +5,11 @@ import TiltCard
 struct PipelineOptions {
   enum Format: String, CaseIterable { case jsonl, tty, html }
   enum Filter: String, CaseIterable { case none, lowpass, oneeuro }
-  enum Fusion: String, CaseIterable { case auto, accel, gyro }
-  enum Reference: String, CaseIterable { case start, none }
-  enum FlipOn: String, CaseIterable { case button, turnover, none }
-  enum FlipStyle: String, CaseIterable {
-    case spring
-    case twoPhase = "two-phase"
-  }
+  // The library's own enums: one spelling of each choice, no mirror to bridge.
+  typealias Fusion = FusionMode
+  typealias Reference = ReferenceMode
+  typealias FlipOn = FlipTrigger
+  typealias FlipStyle = CardConfiguration.FlipStyle
 
   /// `nil`: `tty` on a terminal, else `jsonl`.
   var format: Format?
