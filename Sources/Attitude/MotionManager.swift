@@ -57,6 +57,8 @@ public final class MotionManager {
   private var reference: Attitude?
   /// Pitch and roll of the reference, radians, for the accelerometer alone.
   private var tiltReference: (pitch: Double, roll: Double)?
+  /// The roll last shown by the accelerometer-only path, radians.
+  private var shownTiltRoll = 0.0
   private var needsReference = false
   private var handler: ((DeviceMotion) -> Void)?
   private var lastHandlerTime: Double?
@@ -80,6 +82,7 @@ public final class MotionManager {
     filter.reset()
     reference = nil
     tiltReference = nil
+    shownTiltRoll = 0
     needsReference = configuration.reference == .start
     lastHandlerTime = nil
     self.handler = handler
@@ -162,9 +165,28 @@ public final class MotionManager {
   /// started level and only tilted, whatever tilt it started from. Relative
   /// rotations (`reference⁻¹·attitude`) would turn a start tilted in pitch
   /// and a later roll into a made-up yaw and a wrong roll.
+  ///
+  /// Roll is what gravity shows of a turn about the card's y axis, and it
+  /// fades out as that axis nears the vertical (an upright tablet, a laptop
+  /// lid, a pad stood on its end): there `atan2(−fx, fz)` divides noise by
+  /// noise. So the shown roll follows the reading fully below
+  /// ``rollClearPitch`` and not at all above ``rollBlindPitch``, and is held
+  /// in between in proportion, instead of jumping by up to 180°.
   private func tiltOnlyAttitude(_ smoothed: Attitude) -> Attitude {
-    var pitch = smoothed.pitch
-    var roll = smoothed.roll
+    let m = smoothed.rotationMatrix
+    let levelness = (m.m31 * m.m31 + m.m33 * m.m33).squareRoot()
+    var pitch = atan2(m.m32, levelness)
+    let reading = atan2(-m.m31, m.m33)
+    let weight = min(
+      1,
+      max(
+        0,
+        (levelness - cos(Self.rollBlindPitch))
+          / (cos(Self.rollClearPitch) - cos(Self.rollBlindPitch))))
+    if weight > 0 {
+      shownTiltRoll += weight * remainder(reading - shownTiltRoll, 2 * .pi)
+    }
+    var roll = shownTiltRoll
     if needsReference {
       tiltReference = (pitch, roll)
       needsReference = false
@@ -175,6 +197,11 @@ public final class MotionManager {
     }
     return Attitude(pitch: pitch, roll: roll, yaw: 0)
   }
+
+  /// Below this pitch (either way) the accelerometer's roll is shown as read.
+  static let rollClearPitch = 80.0 * .pi / 180
+  /// Above this pitch (either way) the accelerometer cannot see roll: it is held.
+  static let rollBlindPitch = 87.0 * .pi / 180
 
   private func isDue(_ time: Double) -> Bool {
     guard deviceMotionUpdateInterval > 0, let last = lastHandlerTime else { return true }

@@ -140,3 +140,26 @@ import Testing
     #expect(abs(degrees(attitude.roll) + 30) < 0.01)
   }
 }
+
+/// A card standing upright (an upright tablet, a laptop lid, a pad on its
+/// end) seen by its accelerometer alone: roll is a turn about the vertical
+/// there, which gravity cannot see, so the shown roll holds instead of
+/// following `atan2(−fx, fz)` of noise, which jumps by up to 180°.
+@Suite struct UprightAccelerometerTests {
+  @Test(arguments: [90.0, -90.0, 88.0])
+  func uprightAtRestHoldsItsRoll(pitch: Double) {
+    var rng = SeededGenerator(seed: 12)
+    let up = Attitude(pitch: radians(pitch), roll: 0, yaw: 0).quaternion.conjugate
+      .rotate(Vector3(0, 0, 1))
+    let manager = MotionManager(
+      configuration: .init(fusion: .accel, filter: .none, reference: .start), hasGyroscope: false)
+    var rolls: [Double] = []
+    manager.startDeviceMotionUpdates { rolls.append(degrees($0.attitude.roll)) }
+    for i in 0..<600 {
+      manager.process(
+        MotionSample(time: Double(i) / 100, acceleration: up + rng.gaussianVector(0.003)))
+    }
+    let spread = (rolls.max() ?? 0) - (rolls.min() ?? 0)
+    #expect(spread < 1, "roll wandered over \(spread)° while the card stood still")
+  }
+}

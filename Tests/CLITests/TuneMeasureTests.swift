@@ -73,8 +73,10 @@ import Testing
       let b = upright.score(setting)
       let (ja, jb) = (try #require(a.jitter), try #require(b.jitter))
       #expect(jb < 0.05 + 2 * ja, "\(setting.arguments): flat \(ja)°, upright \(jb)°")
-      #expect(
-        abs(jb - ja) <= 0.25 * ja + 0.002, "\(setting.arguments): flat \(ja)°, upright \(jb)°")
+      // The accelerometer alone cannot see roll while the card stands upright
+      // (Attitude holds it there), so upright it wobbles in pitch only: less.
+      let excess = fusion == .accel ? max(0, jb - ja) : abs(jb - ja)
+      #expect(excess <= 0.25 * ja + 0.002, "\(setting.arguments): flat \(ja)°, upright \(jb)°")
       #expect(abs(try #require(b.lag) - (try #require(a.lag))) < 5)
     }
   }

@@ -143,13 +143,16 @@ import Testing
     let tuned = try Self.tune(Self.uprightPad)
     let unfiltered = try #require(tuned.setting(["--filter", "none"]))
     let standard = try #require(tuned.setting(Self.defaultArguments))
-    #expect(unfiltered.jitter! < 0.05, "unfiltered jitter \(unfiltered.jitter!)°")
+    // 0.03° with a 3 s correction at rest; since issue 12 the fusion corrects
+    // at rest with 1 s (a wrong inclination recovers within 4 s), which lets
+    // 0.085° of the pad's accelerometer noise through: still 0.03° of card.
+    #expect(unfiltered.jitter! < 0.1, "unfiltered jitter \(unfiltered.jitter!)°")
     #expect(tuned.recommended.jitter! <= standard.jitter!)
     #expect(tuned.recommended.lag! <= standard.lag!)
 
     let raw = try Self.replay(Self.uprightPad, ["--filter", "none"])
     let measuredRaw = Self.jitter(raw, rest: tuned.rest, settle: tuned.settle)
-    #expect(measuredRaw < 0.05)
+    #expect(measuredRaw < 0.1)
     #expect(abs(measuredRaw - unfiltered.jitter!) <= 0.1 * unfiltered.jitter! + 0.002)
     let recommended = try Self.replay(Self.uprightPad, tuned.recommended.arguments)
     let byDefault = try Self.replay(Self.uprightPad, [])
