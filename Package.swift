@@ -25,7 +25,7 @@ let package = Package(
     // Live devices, through libevdev.
     .target(name: "Evdev", dependencies: ["CEvdev", "EvdevCore", "SystemCalls"]),
     .target(name: "Attitude"),
-    .target(name: "TiltCard", dependencies: ["Attitude"]),
+    .target(name: "TiltCard", dependencies: ["Attitude", "SystemCalls"]),
     // The live page's HTTP server (SPEC §6), through libmicrohttpd.
     .systemLibrary(
       name: "CMicroHTTPD",

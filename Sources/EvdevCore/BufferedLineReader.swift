@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// Reads a file line by line through `read(2)` into one fixed buffer, so memory
 /// stays flat however long the file is.
@@ -21,16 +22,16 @@ final class BufferedLineReader {
   static let capacity = 1 << 16
 
   convenience init(path: String, expected: String) throws(RecordingError) {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    if fd < 0 {
-      let reason = String(cString: strerror(errno))
+    let fd: Int32
+    do {
+      fd = try Syscall.open(path, O_RDONLY)
+    } catch {
       throw RecordingError(
         file: path, line: 0, kind: .unreadable,
-        message: "cannot open: \(reason); check the path and its permissions")
+        message: "cannot open: \(error.message); check the path and its permissions")
     }
-    var info = stat()
-    if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-      close(fd)
+    if (try? Syscall.fileKind(fd)) == .directory {
+      Syscall.close(fd)
       throw RecordingError(
         file: path, line: 0, kind: .directory,
         message: "is a directory; give a recording file inside it")
@@ -48,28 +49,19 @@ final class BufferedLineReader {
 
   /// Reads `text` from an unlinked temporary file; `name` names it in messages.
   convenience init(text: String, name: String, expected: String) throws(RecordingError) {
-    var template = Array("/tmp/tilt-XXXXXX".utf8CString)
-    let fd = mkstemp(&template)
-    guard fd >= 0 else {
+    let fd: Int32
+    do {
+      fd = try Syscall.temporaryFile(holding: Array(text.utf8))
+    } catch {
       throw RecordingError(
         file: name, line: 0, kind: .io,
-        message: "cannot make a temporary file: \(String(cString: strerror(errno)))")
-    }
-    unlink(template)
-    let written = text.utf8CString.withUnsafeBufferPointer { bytes in
-      write(fd, bytes.baseAddress, bytes.count - 1)
-    }
-    guard written == text.utf8.count, lseek(fd, 0, SEEK_SET) == 0 else {
-      close(fd)
-      throw RecordingError(
-        file: name, line: 0, kind: .io,
-        message: "cannot write a temporary file: \(String(cString: strerror(errno)))")
+        message: "cannot write a temporary file: \(error.message)")
     }
     self.init(fileDescriptor: fd, path: name, expected: expected)
   }
 
   deinit {
-    close(fd)
+    Syscall.close(fd)
     buffer.deallocate()
   }
 
@@ -105,16 +97,19 @@ final class BufferedLineReader {
             ? "not \(expected) (binary data at line \(lineNumber + 1))"
             : "line longer than \(Self.capacity) bytes; not \(expected)")
       }
-      let count = read(fd, base + end, Self.capacity - end)
-      if count < 0 {
-        if errno == EINTR { continue }
-        let reason = String(cString: strerror(errno))
-        let isDirectory = errno == EISDIR
+      let count: Int
+      do {
+        count =
+          try Syscall.read(
+            fd, into: UnsafeMutableRawBufferPointer(start: base + end, count: Self.capacity - end))
+          ?? 0
+      } catch {
+        let isDirectory = error == .isDirectory
         throw RecordingError(
           file: path, line: lineNumber + 1, kind: isDirectory ? .directory : .io,
           message: isDirectory
             ? "is a directory; give a recording file inside it"
-            : "read failed: \(reason); check the file or disk")
+            : "read failed: \(error.message); check the file or disk")
       }
       if count == 0 { atEOF = true } else { end += count }
     }

@@ -250,7 +250,7 @@ extension DeviceProfile {
     let quirk = DeviceQuirk.matching(info)
     let hasAbs = { (code: UInt16) in info.has(type: EventType.abs, code: code) }
     let keys = info.codes[EventType.key] ?? []
-    let buttons = keys.filter { $0 >= 0x100 }  // BTN_MISC
+    let buttons = Buttons.codes(of: info)
     let timestamps: TimestampSource =
       info.has(type: EventType.msc, code: MscCode.timestamp) ? .msc : .event
 

@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// A recording that could not be written: the file and what went wrong.
 public struct RecordingWriteError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -14,7 +15,7 @@ public struct RecordingWriteError: Error, Hashable, Sendable, CustomStringConver
     if code == ENOSPC || code == EDQUOT {
       description = "no space left writing \(path); \(nothing)"
     } else {
-      description = "cannot \(doing) \(path): \(String(cString: strerror(code))); \(nothing)"
+      description = "cannot \(doing) \(path): \(Errno(rawValue: code).message); \(nothing)"
     }
   }
 }
@@ -48,12 +49,14 @@ public final class EvemuWriter {
     let slash = path.lastIndex(of: "/")
     let directory = slash.map { String(path[...$0]) } ?? ""
     let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-    var template = Array("\(directory).\(name).XXXXXX".utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    if fd < 0 { throw RecordingWriteError(path: path, code: errno, doing: "create a file next to") }
-    _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-    self.fd = fd
-    temporaryPath = String(cString: template)
+    let file: (fd: Int32, path: String)
+    do {
+      file = try Syscall.makeTemporaryFile(prefix: "\(directory).\(name).")
+    } catch {
+      throw RecordingWriteError(path: path, code: error.rawValue, doing: "create a file next to")
+    }
+    fd = file.fd
+    temporaryPath = file.path
     fchmod(fd, 0o644)
     format = EvemuTextFormat(info: info)
     pending = format.header(comments: comments ?? Self.systemComments())
@@ -75,23 +78,18 @@ public final class EvemuWriter {
 
   /// Writes out what is buffered (the file stays under its temporary name).
   public func flush() throws(RecordingWriteError) {
-    var failure: Int32 = 0
+    var failure: Errno?
     pending.withUTF8 { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        if n < 0 {
-          if errno == EINTR { continue }
-          failure = errno
-          return
-        }
-        offset += n
+      do throws(Errno) {
+        try Syscall.writeAll(fd, UnsafeRawBufferPointer(bytes))
+      } catch {
+        failure = error
       }
     }
     pending = ""
-    if failure != 0 {
+    if let failure {
       abandon()
-      throw RecordingWriteError(path: path, code: failure, doing: "write")
+      throw RecordingWriteError(path: path, code: failure.rawValue, doing: "write")
     }
   }
 
@@ -99,18 +97,20 @@ public final class EvemuWriter {
   public func finish() throws(RecordingWriteError) {
     guard !done else { return }
     try flush()
-    if fsync(fd) != 0 {
-      let code = errno
+    do {
+      try Syscall.fsync(fd)
+    } catch {
       abandon()
-      throw RecordingWriteError(path: path, code: code, doing: "sync")
+      throw RecordingWriteError(path: path, code: error.rawValue, doing: "sync")
     }
-    close(fd)
+    Syscall.close(fd)
     fd = -1
-    if rename(temporaryPath, path) != 0 {
-      let code = errno
-      unlink(temporaryPath)
+    do {
+      try Syscall.rename(temporaryPath, path)
+    } catch {
+      Syscall.unlinkIfPresent(temporaryPath)
       done = true
-      throw RecordingWriteError(path: path, code: code, doing: "rename the recording to")
+      throw RecordingWriteError(path: path, code: error.rawValue, doing: "rename the recording to")
     }
     done = true
   }
@@ -118,9 +118,9 @@ public final class EvemuWriter {
   /// Removes the temporary file; `path` is left as it was.
   public func abandon() {
     guard !done else { return }
-    if fd >= 0 { close(fd) }
+    if fd >= 0 { Syscall.close(fd) }
     fd = -1
-    unlink(temporaryPath)
+    Syscall.unlinkIfPresent(temporaryPath)
     done = true
   }
 

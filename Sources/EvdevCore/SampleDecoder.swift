@@ -95,8 +95,8 @@ public struct SampleDecoder {
       case EventType.msc where event.code == MscCode.timestamp:
         msc = UInt32(bitPattern: event.value)
         if isSensor { motion = true }
-      case EventType.key where event.value != 2 && profile.buttons.contains(event.code):
-        buttons.append(ButtonChange(code: event.code, pressed: event.value != 0))
+      case EventType.key:
+        if let change = Buttons.change(event, buttons: profile.buttons) { buttons.append(change) }
       default:
         break
       }

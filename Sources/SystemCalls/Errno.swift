@@ -38,9 +38,13 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
   public static let badAddress = Errno(rawValue: EFAULT)
 
   public var description: String {
-    let message = strerror(rawValue).map { String(cString: $0) } ?? "Unknown error \(rawValue)"
     if let name = Errno.names[rawValue] { return "\(message) (\(name))" }
     return message
+  }
+
+  /// What `strerror(3)` says, without the C name: "No such device".
+  public var message: String {
+    strerror(rawValue).map { String(cString: $0) } ?? "Unknown error \(rawValue)"
   }
 
   private static let names: [Int32: String] = [

@@ -67,13 +67,8 @@ extension Syscall {
 }
 
 extension Syscall {
-  /// Whether `fd` is a pipe or FIFO (`S_ISFIFO` of `fstat(2)`).
+  /// Whether `fd` is a pipe or FIFO.
   package static func isPipe(_ fd: Int32) -> Bool {
-    var status = stat()
-    while fstat(fd, &status) != 0 {
-      if errno == EINTR { continue }
-      return false
-    }
-    return status.st_mode & S_IFMT == S_IFIFO
+    (try? fileKind(fd)) == .pipe
   }
 }

@@ -7,22 +7,19 @@ final class DeviceWatch {
   let fileDescriptor: Int32
 
   init(directory: String) throws {
-    fileDescriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-    guard fileDescriptor >= 0,
-      inotify_add_watch(fileDescriptor, directory, UInt32(IN_CREATE | IN_ATTRIB)) >= 0
-    else {
-      throw TiltError(
-        "cannot watch \(directory) for the device to come back: \(Errno.current)")
+    do {
+      fileDescriptor = try Syscall.watchDirectory(directory)
+    } catch {
+      throw TiltError("cannot watch \(directory) for the device to come back: \(error.message)")
     }
   }
 
   /// Drains the notifications; true when there were any.
   func changed() -> Bool {
-    var buffer = [UInt8](repeating: 0, count: 4096)
     var any = false
-    while read(fileDescriptor, &buffer, buffer.count) > 0 { any = true }
+    while !Syscall.readAvailable(fileDescriptor, limit: 4096).isEmpty { any = true }
     return any
   }
 
-  deinit { close(fileDescriptor) }
+  deinit { Syscall.close(fileDescriptor) }
 }

@@ -73,13 +73,25 @@ final class Pacer {
   func reached(_ t: Double) { now = max(now, t) }
 
   /// Sleeps until source time `t` is due on the wall clock; false when the
-  /// replay should end (a signal, or a participant asked).
+  /// replay should end (a signal, or a participant asked). Display frames
+  /// and the idle stop that fall due before `t` are shown at their time, as
+  /// live: a card stopped, flipped or recentered between two samples (or
+  /// while stopped, when no sample reaches it) is drawn when it happens.
   func wait(until t: Double) throws -> Bool {
-    let deadline = start + t / speed
     // What is made is written before the loop sleeps: a reader on a pipe sees
     // each frame when it is due, not in bursts.
     try pipeline.sink.flush()
-    while case let left = deadline - monotonicSeconds(), left > 0 {
+    while !pipeline.endRequested {
+      let due = pipeline.session.nextWakeTime.flatMap { $0 < t && $0 >= now ? $0 : nil }
+      let left = start + (due ?? t) / speed - monotonicSeconds()
+      if left <= 0 {
+        guard let due else { return true }
+        try pipeline.advance(to: due)
+        reached(due)
+        try pipeline.sink.flush()
+        if let next = pipeline.session.nextWakeTime, next <= due { return true }
+        continue
+      }
       var watched = [signals.fileDescriptor]
       var timeout = left
       for participant in participants {
@@ -94,9 +106,8 @@ final class Pacer {
       }
       try serve(participants, ready: ready)
       try pipeline.sink.flush()
-      if pipeline.endRequested { return false }
     }
-    return !pipeline.endRequested
+    return false
   }
 }
 

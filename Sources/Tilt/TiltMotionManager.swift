@@ -63,8 +63,7 @@ public final class TiltMotionManager: LoopParticipant {
 
   /// Where notes go; stderr by default.
   public var onNote: (Note) -> Void = { note in
-    var line = Array("tilt: \(note)\n".utf8)
-    _ = Glibc.write(STDERR_FILENO, &line, line.count)
+    try? Syscall.writeAll(STDERR_FILENO, Array("tilt: \(note)\n".utf8))
   }
   /// The motion node in use (it changes when the device comes back elsewhere).
   public private(set) var devicePath: String
@@ -244,7 +243,7 @@ public final class TiltMotionManager: LoopParticipant {
     if let watch = vanishWatch, mine.contains(watch.fileDescriptor) {
       try reconnect(watch)
     }
-    if mine.isEmpty {
+    if mine.isEmpty, let wake = pipeline.session.nextWakeTime, wake <= clock.now() {
       // A display frame or the idle stop is due, and the device is silent.
       try pipeline.advance(to: clock.now())
     }
@@ -347,7 +346,7 @@ public final class TiltMotionManager: LoopParticipant {
     }
     let now = clock.now()
     for frame in frames {
-      let pressed = frame.events.filter { $0.type == EventType.key && $0.value == 1 }.map(\.code)
+      let pressed = Buttons.pressed(in: frame, buttons: Buttons.codes(of: device.info))
       if !pressed.isEmpty {
         try pipeline.take(SourceItem(time: now, motion: nil, pressedButtons: pressed))
       }

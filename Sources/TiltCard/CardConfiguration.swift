@@ -16,7 +16,7 @@ public struct CardConfiguration: Hashable, Sendable {
   ///
   /// The default, 15°, is what a gain of 20 gives at a device tilt of 43°:
   /// enough to read as 3D, never so much that the face turns hard to read.
-  /// At most 80° (see ``validated()``).
+  /// In ``maxTiltRange`` (see ``validated()``).
   public var maxTilt: Double = 15
   /// CSS-like perspective: the viewer stands `max(width, height) / perspective`
   /// points in front of the card. 0 means no perspective (orthographic);
@@ -41,6 +41,9 @@ public struct CardConfiguration: Hashable, Sendable {
 
   public init() {}
 
+  /// The values ``maxTilt`` may take, degrees: 0 to 90, both included (SPEC §3).
+  public static let maxTiltRange: ClosedRange<Double> = 0...90
+
   /// The distance from the viewer to the card's plane, points;
   /// `.infinity` without perspective.
   public var perspectiveDistance: Double {
@@ -58,8 +61,8 @@ public struct CardConfiguration: Hashable, Sendable {
       Problem(description: "\(option) \(value) is out of range: expected \(expected)")
     }
     guard gain.isFinite else { throw bad("--gain", gain, "a finite number of degrees per radian") }
-    guard maxTilt.isFinite, maxTilt >= 0, maxTilt <= 80 else {
-      throw bad("--max-tilt", maxTilt, "0…80 degrees")
+    guard maxTilt.isFinite, Self.maxTiltRange.contains(maxTilt) else {
+      throw bad("--max-tilt", maxTilt, "0 to 90 degrees, both included")
     }
     guard perspective.isFinite, perspective >= 0, perspective <= 1 else {
       throw bad("--perspective", perspective, "0…1 (0 turns perspective off)")

@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// A buffered writer over a file descriptor: bytes collect in a large buffer
 /// and go out with `write(2)` when it fills or on ``flush()``.
@@ -11,7 +12,7 @@ public final class OutputSink {
     public var errno: Int32
     public var destination: String
     public var description: String {
-      "cannot write to \(destination): \(String(cString: strerror(errno)))"
+      "cannot write to \(destination): \(Errno(rawValue: errno).message)"
     }
   }
 
@@ -41,19 +42,12 @@ public final class OutputSink {
 
   /// Writes out everything buffered.
   public func flush() throws(WriteError) {
-    var offset = 0
-    while offset < buffer.count {
-      let n = buffer.withUnsafeBytes { raw in
-        Glibc.write(fileDescriptor, raw.baseAddress! + offset, raw.count - offset)
-      }
-      if n < 0 {
-        if Glibc.errno == EINTR { continue }
-        let code = Glibc.errno
-        buffer.removeFirst(offset)
-        throw WriteError(errno: code, destination: destination)
-      }
-      offset += n
+    var failure: Errno?
+    buffer.withUnsafeBytes { raw in
+      do throws(Errno) { try Syscall.writeAll(fileDescriptor, raw) } catch { failure = error }
     }
+    // What was not written is dropped too: the destination failed.
     buffer.removeAll(keepingCapacity: true)
+    if let failure { throw WriteError(errno: failure.rawValue, destination: destination) }
   }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 /// The terminal set up for the live view: raw input (keys arrive one byte at
 /// a time, no echo; Ctrl-C still raises SIGINT), the alternate screen and a
@@ -42,7 +43,7 @@ public final class TerminalMode {
     guard tcgetattr(input, &saved) == 0 else {
       throw Failure(
         description:
-          "cannot use the terminal view: standard input is not a terminal (\(String(cString: strerror(errno)))); use --format jsonl"
+          "cannot use the terminal view: standard input is not a terminal (\(Errno.current.message)); use --format jsonl"
       )
     }
     var raw = saved
@@ -51,10 +52,10 @@ public final class TerminalMode {
     raw.c_oflag |= tcflag_t(OPOST | ONLCR)
     guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else {
       throw Failure(
-        description: "cannot set the terminal to raw mode: \(String(cString: strerror(errno)))")
+        description: "cannot set the terminal to raw mode: \(Errno.current.message)")
     }
     entered = true
-    TerminalMode.emergency = (input, saved, output)
+    TerminalMode.arm(input: input, settings: saved, output: output)
     write(Self.enterSequence)
   }
 
@@ -64,7 +65,7 @@ public final class TerminalMode {
     entered = false
     write(Self.leaveSequence)
     _ = withUnsafePointer(to: &saved) { tcsetattr(input, TCSAFLUSH, $0) }
-    TerminalMode.emergency = nil
+    TerminalMode.disarm()
   }
 
   deinit { restore() }
@@ -72,15 +73,20 @@ public final class TerminalMode {
   /// Installs handlers for SIGINT and SIGTERM that restore the terminal and
   /// then die of the signal as usual. For callers that do not handle those
   /// signals themselves (a caller with a signalfd calls ``restore()`` instead).
+  ///
+  /// The handler is async-signal-safe: it touches only bytes prepared by
+  /// ``enter()`` (the descriptors, the saved settings, the leave sequence) and
+  /// calls only `write`, `tcsetattr`, `signal` and `raise`.
   public static func restoreOnSignals() {
+    _ = emergencyState  // made here, never first in the handler
     for sig in [SIGINT, SIGTERM] {
       signal(sig) { received in
-        if let (fd, settings, out) = TerminalMode.emergency {
-          var s = settings
-          TerminalMode.leaveSequence.utf8CString.withUnsafeBufferPointer { buffer in
-            _ = Glibc.write(out, buffer.baseAddress, buffer.count - 1)
+        let state = TerminalMode.emergencyState
+        if state.pointee.armed != 0 {
+          withUnsafeMutablePointer(to: &state.pointee.leave) { leave in
+            _ = Glibc.write(state.pointee.output, leave, Int(state.pointee.leaveCount))
           }
-          tcsetattr(fd, TCSAFLUSH, &s)
+          _ = tcsetattr(state.pointee.input, TCSAFLUSH, &state.pointee.settings)
         }
         signal(received, SIG_DFL)
         raise(received)
@@ -88,8 +94,39 @@ public final class TerminalMode {
     }
   }
 
-  /// The settings to put back from a signal handler.
-  nonisolated(unsafe) static var emergency: (Int32, termios, Int32)?
+  /// What the signal handler restores, in memory that never moves or frees.
+  struct EmergencyState {
+    var armed: Int32 = 0
+    var input: Int32 = -1
+    var output: Int32 = -1
+    var settings = termios()
+    var leave: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    var leaveCount: Int32 = 0
+  }
+
+  nonisolated(unsafe) static let emergencyState: UnsafeMutablePointer<EmergencyState> = {
+    let state = UnsafeMutablePointer<EmergencyState>.allocate(capacity: 1)
+    state.initialize(to: EmergencyState())
+    let bytes = Array(leaveSequence.utf8)
+    precondition(bytes.count <= MemoryLayout<(UInt64, UInt64, UInt64, UInt64)>.size)
+    withUnsafeMutableBytes(of: &state.pointee.leave) { raw in
+      raw.copyBytes(from: bytes)
+    }
+    state.pointee.leaveCount = Int32(bytes.count)
+    return state
+  }()
+
+  /// The settings the handler puts back: set by ``enter()``, cleared by ``restore()``.
+  static func arm(input: Int32, settings: termios, output: Int32) {
+    let state = emergencyState
+    state.pointee.armed = 0
+    state.pointee.input = input
+    state.pointee.output = output
+    state.pointee.settings = settings
+    state.pointee.armed = 1
+  }
+
+  static func disarm() { emergencyState.pointee.armed = 0 }
 
   private func write(_ text: String) {
     var bytes = Array(text.utf8)

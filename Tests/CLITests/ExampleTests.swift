@@ -10,10 +10,17 @@ import Testing
   /// Builds the example once (a full build of the library in its own
   /// `.build`: minutes the first time) and gives its binary.
   static let binary: Result<String, ExampleBuildError> = {
-    let build: TiltCLI.Result
+    var build: TiltCLI.Result
     do {
       build = try TiltCLI.runTool(
         "/usr/bin/env", ["swift", "build", "--package-path", example.path])
+      if build.status != 0 {
+        // SwiftPM's incremental build of a path dependency can miss source
+        // files added to it since the last build: build once more from clean.
+        try? FileManager.default.removeItem(at: example.appendingPathComponent(".build"))
+        build = try TiltCLI.runTool(
+          "/usr/bin/env", ["swift", "build", "--package-path", example.path])
+      }
     } catch {
       return .failure(ExampleBuildError(log: "\(error)"))
     }

@@ -119,3 +119,68 @@ private final class Participant: LoopParticipant {
     #expect(last.t < 1.0, "ended at \(last.t) s of the 3 s recording")
   }
 }
+
+/// Performs `commands` at given wall times of a paced replay.
+private final class Commander: LoopParticipant {
+  let pipeline: TiltPipeline
+  let start = LoopClock.now()
+  var script: [(wall: Double, command: CardSession.Command)]
+  /// The source time each command was performed at.
+  var performed: [(time: Double, command: CardSession.Command)] = []
+
+  init(pipeline: TiltPipeline, script: [(wall: Double, command: CardSession.Command)]) {
+    self.pipeline = pipeline
+    self.script = script
+  }
+
+  var pollDescriptors: [Int32] { [] }
+  var deadline: Double? { script.first.map { start + $0.wall } }
+
+  func service(ready: Set<Int32>) throws {
+    while let next = script.first, start + next.wall <= LoopClock.now() {
+      script.removeFirst()
+      performed.append((pipeline.currentTime(), next.command))
+      try pipeline.perform(next.command)
+    }
+  }
+}
+
+@Suite struct PacedCommandTests {
+  /// Stop and start (the terminal's `p`) alternate exactly, and each change is
+  /// drawn when it happens, not when the next sample or the restart comes;
+  /// a flip while stopped is drawn at once too (it restarts updates).
+  @Test func toggleAlternatesAndEachChangeIsShownWhenItHappens() throws {
+    var frames: [CardFrame] = []
+    let configuration = TiltConfiguration()
+    // The demo rests face up for its first 1.5 s: nothing moves, so no sample
+    // makes a frame; every frame there comes from a command.
+    let source = try DemoMotionSource(configuration: configuration)
+    let pipeline = TiltPipeline(
+      configuration: configuration, hasGyroscope: source.hasGyroscope,
+      sink: FrameHandlerSink { frames += $0 })
+    let player = RecordingPlayer(pipeline: pipeline)
+    let commander = Commander(
+      pipeline: pipeline,
+      script: [
+        (0.05, .toggleUpdates), (0.10, .toggleUpdates), (0.15, .toggleUpdates), (0.20, .flip),
+      ])
+    player.participants = [commander]
+    try player.play(source, speedFactor: 6)  // 12 s of recording in 2 s; rest until 0.25 s
+    #expect(commander.performed.count == 4)
+
+    var changes: [(t: Double, state: UpdateState)] = []
+    for frame in frames where changes.last?.state != frame.state {
+      changes.append((frame.t, frame.state))
+    }
+    #expect(changes.map(\.state) == [.active, .stopped, .active, .stopped, .active])
+    // Each change shows within two display frames of its command.
+    for (change, command) in zip(changes.dropFirst(), commander.performed) {
+      #expect(
+        change.t >= command.time && change.t - command.time < 2.0 / 60 + 1e-9,
+        "\(command.command) at \(command.time) s shown at \(change.t) s")
+    }
+    let flipStart = try #require(frames.first { $0.t >= commander.performed[3].time })
+    #expect(flipStart.t - commander.performed[3].time < 2.0 / 60 + 1e-9)
+    #expect(frames.contains { $0.flipAngle > 1 && $0.flipAngle < 179 })
+  }
+}

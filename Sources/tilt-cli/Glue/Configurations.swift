@@ -7,8 +7,8 @@ extension PipelineOptions {
   /// The estimator and filter that `--fusion`, `--filter` and `--reference` ask for.
   var motionConfiguration: MotionConfiguration {
     var c = MotionConfiguration()
-    c.fusion = FusionMode(rawValue: fusion.rawValue)!
-    c.reference = ReferenceMode(rawValue: reference.rawValue)!
+    c.fusion = fusion
+    c.reference = reference
     if let fusionTau { c.fusionParameters.accelerometerTimeConstant = fusionTau }
     switch filter {
     case .none: c.filter = .none
@@ -28,9 +28,9 @@ extension PipelineOptions {
     c.perspective = perspective
     c.width = cardWidth
     c.height = cardHeight
-    c.flipStyle = flipStyle == .spring ? .spring : .twoPhase
+    c.flipStyle = flipStyle
     c.reduceMotion = reduceMotion
-    c.flipTrigger = FlipTrigger(rawValue: flipOn.rawValue)!
+    c.flipTrigger = flipOn
     c.idleStop = idleStop
     return c
   }
@@ -39,7 +39,11 @@ extension PipelineOptions {
   func tiltConfiguration() throws(UsageError) -> TiltConfiguration {
     var c = TiltConfiguration()
     c.motion = motionConfiguration
-    c.card = cardConfiguration
+    do {
+      c.card = try cardConfiguration.validated()
+    } catch {
+      throw UsageError("\(error)")
+    }
     c.displayRateHz = rate
     c.everySample = everySample
     c.stickRangeDegrees = stickRange

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemCalls
 import Tilt
 import TiltCard
 
@@ -36,9 +37,11 @@ enum OutputFile {
     guard let path else {
       return OutputSink(fileDescriptor: STDOUT_FILENO, destination: "standard output")
     }
-    let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else {
-      throw Failure("\(path): cannot write the output: \(String(cString: strerror(errno)))")
+    let fd: Int32
+    do {
+      fd = try Syscall.open(path, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+    } catch {
+      throw Failure("\(path): cannot write the output: \(error.message)")
     }
     return OutputSink(fileDescriptor: fd, destination: path)
   }
@@ -64,7 +67,7 @@ final class JSONLSink: FrameSink {
 
   func finish() throws {
     try output.flush()
-    if output.fileDescriptor != STDOUT_FILENO { close(output.fileDescriptor) }
+    if output.fileDescriptor != STDOUT_FILENO { Syscall.close(output.fileDescriptor) }
   }
 }
 

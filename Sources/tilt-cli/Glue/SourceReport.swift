@@ -21,16 +21,16 @@ struct SourceReport {
   var csv: CSVSummary?
 
   static func make(for source: String, measureSeconds: Double) throws -> SourceReport {
-    var status = stat()
-    guard stat(source, &status) == 0 else {
-      throw Failure(
-        "\(source): \(String(cString: strerror(errno))); give a /dev/input/eventN node or a recording"
-      )
+    let kind: Syscall.FileKind
+    do {
+      kind = try Syscall.fileKind(source)
+    } catch {
+      throw Failure("\(source): \(error.message); give a /dev/input/eventN node or a recording")
     }
-    if status.st_mode & S_IFMT == S_IFCHR {
+    if kind == .characterDevice {
       return try live(source, seconds: measureSeconds)
     }
-    if status.st_mode & S_IFMT == S_IFDIR {
+    if kind == .directory {
       throw Failure("\(source): is a directory; give a /dev/input/eventN node or a recording")
     }
     if RecordingSource.looksLikeCSV(source) {

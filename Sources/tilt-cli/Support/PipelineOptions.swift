@@ -6,13 +6,11 @@ import TiltCard
 struct PipelineOptions {
   enum Format: String, CaseIterable { case jsonl, tty, html }
   enum Filter: String, CaseIterable { case none, lowpass, oneeuro }
-  enum Fusion: String, CaseIterable { case auto, accel, gyro }
-  enum Reference: String, CaseIterable { case start, none }
-  enum FlipOn: String, CaseIterable { case button, turnover, none }
-  enum FlipStyle: String, CaseIterable {
-    case spring
-    case twoPhase = "two-phase"
-  }
+  // The library's own enums: one spelling of each choice, no mirror to bridge.
+  typealias Fusion = FusionMode
+  typealias Reference = ReferenceMode
+  typealias FlipOn = FlipTrigger
+  typealias FlipStyle = CardConfiguration.FlipStyle
 
   /// `nil`: `tty` on a terminal, else `jsonl`.
   var format: Format?
@@ -91,7 +89,8 @@ struct PipelineOptions {
                               accelerometer, seconds (default \(FusionParameters().accelerometerTimeConstant.compact)).
       --reference start|none  Attitude relative to the start (default), or absolute.
       --gain DEG_PER_RAD      Card rotation per radian of tilt (default \(card.gain.compact)).
-      --max-tilt DEG          Largest card rotation about each axis (default \(card.maxTilt.compact)).
+      --max-tilt DEG          Largest card rotation about each axis, 0 to 90 degrees
+                              (default \(card.maxTilt.compact)).
       --perspective P         Perspective strength, 0 to 1 (default \(card.perspective.compact)).
       --mount-matrix "a,b,c; d,e,f; g,h,i"
                               Device-to-card axes, in udev's ACCEL_MOUNT_MATRIX syntax.
@@ -123,7 +122,7 @@ struct PipelineOptions {
     fusionTau = try a.number("fusion-tau", in: 0.01...1000)
     reference = try a.choice("reference", as: Reference.self) ?? reference
     gain = try a.number("gain", in: -1000...1000) ?? gain
-    maxTilt = try a.number("max-tilt", in: 0...89) ?? maxTilt
+    maxTilt = try a.number("max-tilt", in: CardConfiguration.maxTiltRange) ?? maxTilt
     perspective = try a.number("perspective", in: 0...1) ?? perspective
     mountMatrix = a.string("mount-matrix")
     flipOn = try a.choice("flip-on", as: FlipOn.self) ?? flipOn
