@@ -108,6 +108,8 @@ public struct ClockRateCheck: Hashable, Sendable {
   private var sumEventEvent = 0.0
   private var spanStart = 0.0
   private var spanEnd = 0.0
+  private var eventSpanStart = 0.0
+  private var eventSpanEnd = 0.0
   /// Whether `MSC_TIMESTAMP` steps are scaled to the event clock's rate.
   public private(set) var eventClockWins = false
   /// The rate applied to each `MSC_TIMESTAMP` step: `rate` while the event
@@ -146,9 +148,13 @@ public struct ClockRateCheck: Hashable, Sendable {
     if count == 0 {
       spanStart = msc
       spanEnd = msc
+      eventSpanStart = event
+      eventSpanEnd = event
     }
     spanStart = Swift.min(spanStart, msc)
     spanEnd = Swift.max(spanEnd, msc)
+    eventSpanStart = Swift.min(eventSpanStart, event)
+    eventSpanEnd = Swift.max(eventSpanEnd, event)
     count += 1
     // Welford's update of the means and co-moments.
     let n = Double(count)
@@ -171,9 +177,17 @@ public struct ClockRateCheck: Hashable, Sendable {
     appliedRate = applied
   }
 
+  /// The rates a `MSC_TIMESTAMP` clock can plausibly be off by: a counter
+  /// made up from truncated milliseconds (hid-nintendo: 14 for 15 ms, ×1.07)
+  /// stays well inside; outside it the event times are what is wrong (a
+  /// burst of queued reports read at once, a writer catching up), and
+  /// following them would stop the clock.
+  public static let plausibleRates = 0.8...1.25
+
   private mutating func decide() {
-    guard count >= Self.minimumFrames, seconds >= Self.minimumSeconds, let rate,
-      let error = rateError, rate > 0
+    guard count >= Self.minimumFrames, seconds >= Self.minimumSeconds,
+      (eventSpanEnd - eventSpanStart) / 1_000_000 >= Self.minimumSeconds, let rate,
+      let error = rateError, Self.plausibleRates.contains(rate)
     else { return }
     let difference = abs(rate - 1)
     if eventClockWins {

@@ -119,6 +119,19 @@ struct SeededGenerator: RandomNumberGenerator {
     #expect(r.times == (0..<400).map { Double($0 * 5000) / 1_000_000 })
   }
 
+  /// Reports queued while the reader was busy and read at once carry event
+  /// times microseconds apart over a second of `MSC_TIMESTAMP`: the event
+  /// clock is what is wrong there, and following it stopped the clock (the
+  /// VM saw every frame after a reopen at one `t`).
+  @Test func aBurstOfQueuedReportsDoesNotStopTheClock() throws {
+    let r = try Self.play(
+      Self.turn(
+        event: { k in k < 250 ? Int64(k) * 2 : 500 + Int64(k - 250) * 5000 },
+        msc: { Int64($0) * 5000 }))
+    #expect(!r.check.eventClockWins)
+    #expect(r.times == (0..<400).map { Double($0 * 5000) / 1_000_000 })
+  }
+
   @Test func aDifferenceWithinTheMinimumIsNotCorrected() {
     // 0.2 % (2000 ppm) is more than a crystal's error but below the 0.5 % floor.
     var check = ClockRateCheck()
