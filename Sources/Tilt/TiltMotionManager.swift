@@ -70,7 +70,7 @@ public final class TiltMotionManager: LoopParticipant {
   public let deviceInfo: DeviceInfo
   public let profile: DeviceProfile
   /// The node with the buttons of the same device, when they are on another node.
-  public let buttonPath: String?
+  public private(set) var buttonPath: String?
 
   /// Seconds of sample time between handler calls; 0 calls it for every sample.
   public var deviceMotionUpdateInterval = 0.0
@@ -380,6 +380,12 @@ public final class TiltMotionManager: LoopParticipant {
     onNote(.deviceIsBack(path: back.path))
     devicePath = back.path
     motion = device
+    // The pad's other nodes came back with it, under new names.
+    buttons?.close()
+    buttonPath =
+      DeviceScanner.scan(directory: DeviceChoice.inputDirectory, known: [back.path: device.info])
+      .first { $0.path == back.path }?.pairedButtonPath
+    buttons = buttonPath.flatMap { try? LiveDevice(path: $0) }
     decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
     clock.restartSamples()
     vanishWatch = nil

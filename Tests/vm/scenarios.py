@@ -752,7 +752,7 @@ def _hid_found_tilt_flip(controller, n):
               motion, entry.get("kind"), entry.get("pairedButtons"), gamepad))
     reason = entry.get("reason") or ""
     if pad.driver == "sony":
-        known_defect("hid-playstation" not in reason, "`devices` says %r of a node made by hid-%s" % (reason, pad.driver))
+        check("hid-playstation" not in reason, "`devices` says %r of a node made by hid-%s" % (reason, pad.driver))
     check(rc == 0, "live did not exit cleanly on SIGINT: " + live.describe_exit())
     check(pad_open, "plain `tilt-cli live` opened the motion node %s but not the gamepad %s (uniq %r, phys %r)" % (
         motion, gamepad, uniq, phys))
@@ -846,9 +846,8 @@ def _hid_unplug_wait(controller, n):
     check(abs(att["pitch"] + 20) < ATTITUDE_TOLERANCE_DEG and abs(att["roll"] - 15) < ATTITUDE_TOLERANCE_DEG,
           "after reconnect, held at pitch -20, roll 15: live says pitch %.2f, roll %.2f" % (att["pitch"], att["roll"]))
     flipped = any(f["card"]["flipped"] for f in frames[at_rest:])
-    known_defect(buttons_back and flipped,
-                 "live --wait: after the %s came back, its gamepad node %s is %s and cross %s the card "
-                 "(LiveSession.reconnect reopens only the motion node)" % (
+    check(buttons_back and flipped,
+                 "live --wait: after the %s came back, its gamepad node %s is %s and cross %s the card" % (
                      controller.kind, gamepad2, "open" if buttons_back else "not reopened",
                      "flips" if flipped else "no longer flips"))
     return "unplug: exit 1, %r; --wait: back at %s, pitch %.2f roll %.2f (probe %.1f s, unplug %.1f s)" % (

@@ -463,9 +463,8 @@ class LeftJoyConGrip(SwitchPro):
     gamepad_name = "Nintendo Switch Left Joy-Con (Grip)"
     imu_name = "Nintendo Switch Left Joy-Con IMU (Grip)"
     flip_bit = 1 << 22  # L: BTN_TL (a left Joy-Con has no BTN_SOUTH)
-    # Issue 14: the quirk table matches names ending in "IMU", so this node
-    # keeps the identity frame. Printed as KNOWN until the classification fix.
-    known_frame_defect = "the grip's IMU node is not given the Nintendo frame (issue 14: matched by the end of its name)"
+    # Its IMU node gets the Nintendo frame by the driver's ids (issue 14's
+    # report, fixed): scenario 16 checks it.
     known_flip_defect = ("L (BTN_TL): a left Joy-Con has neither BTN_SOUTH nor BTN_TRIGGER, the only buttons that "
                          "flip the card (TiltCard FlipTrigger.flipButtonCodes)")
 
