@@ -44,12 +44,12 @@ def inclination_rmse(estimate, truth, scored):
     return float(np.degrees(np.sqrt(np.mean(angle**2))))
 
 
-def run_vqf(path, passes):
+def run_vqf(path, passes, make=vqf.VQF):
     gyr, acc, truth, scored, ts = load(path)
     costs = []
     out = None
-    for _ in range(passes):
-        filt = vqf.VQF(ts)
+    for _ in range(max(passes, 1)):
+        filt = make(ts)
         start = time.thread_time_ns()
         out = filt.updateBatch(gyr, acc)
         costs.append((time.thread_time_ns() - start) / len(gyr))
@@ -61,6 +61,7 @@ def main():
     p.add_argument("--bench", required=True)
     p.add_argument("--passes", type=int, default=7)
     p.add_argument("--command", required=True)
+    p.add_argument("--save-reference", help="write VQF, BasicVQF and low-pass RMSEs here (JSON)")
     p.add_argument("trials", nargs="+")
     a = p.parse_args()
 
@@ -72,19 +73,25 @@ def main():
         r = json.loads(line)
         ours[r["trial"]] = r
 
-    header = (
-        f"| trial | VQF RMSE ° | ours fusion RMSE ° | ours accel-only RMSE ° | low-pass τ=0.103 s RMSE ° "
-        f"| VQF ns/sample | ours ns/sample | ours/VQF | allocations |"
+    print(
+        "| trial | VQF ° | BasicVQF ° | ours fusion ° | fusion/VQF | ours accel-only ° "
+        "| low-pass τ=0.103 s ° | accel/low-pass | VQF ns/sample | ours ns/sample | ours/VQF "
+        "| allocations |"
     )
-    print(header)
-    print("|" + "---|" * 9)
+    print("|" + "---|" * 12)
+    reference = {}
     for path in a.trials:
         name = path.rsplit("/", 1)[-1].removesuffix(".csv")
         vqf_rmse, vqf_ns = run_vqf(path, a.passes)
+        basic_rmse, _ = run_vqf(path, 1, vqf.BasicVQF)
         r = ours[name]
+        number = name.split("_")[1]
+        reference[number] = {"vqf": vqf_rmse, "basicvqf": basic_rmse, "lowpass": r["lowpass_rmse_deg"]}
         print(
-            f"| {name} | {vqf_rmse:.3f} | {r['fusion_rmse_deg']:.3f} | {r['accel_rmse_deg']:.2f} "
-            f"| {r['lowpass_rmse_deg']:.2f} | {vqf_ns:.0f} | {r['fusion_ns_per_sample']:.0f} "
+            f"| {name} | {vqf_rmse:.3f} | {basic_rmse:.3f} | {r['fusion_rmse_deg']:.3f} "
+            f"| {r['fusion_rmse_deg'] / vqf_rmse:.2f} | {r['accel_rmse_deg']:.2f} "
+            f"| {r['lowpass_rmse_deg']:.2f} | {r['accel_rmse_deg'] / r['lowpass_rmse_deg']:.2f} "
+            f"| {vqf_ns:.0f} | {r['fusion_ns_per_sample']:.0f} "
             f"| {r['fusion_ns_per_sample'] / vqf_ns:.2f} | {r['allocations_in_timed_loops']} |"
         )
     print()
@@ -94,11 +101,15 @@ def main():
         f"trials: {manager} allocations."
     )
     print(
-        f"VQF {version('vqf')} (defaults, 6D, C++ updateBatch); costs are thread CPU time per sample, "
-        f"median of {a.passes} passes over each whole trial; allocations = malloc calls counted "
-        f"inside all timed fusion passes. Machine: {platform.machine()}, {platform.processor() or 'cpu n/a'}."
+        f"VQF and BasicVQF {version('vqf')} (defaults, 6D, C++ updateBatch); costs are thread CPU "
+        f"time per sample, median of {a.passes} passes over each whole trial; allocations = malloc "
+        f"calls counted inside all timed fusion passes. Machine: {platform.machine()}, "
+        f"{platform.processor() or 'cpu n/a'}."
     )
     print(f"Command: {a.command}")
+    if a.save_reference:
+        with open(a.save_reference, "w") as f:
+            json.dump(reference, f)
 
 
 if __name__ == "__main__":

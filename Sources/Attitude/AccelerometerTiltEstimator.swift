@@ -8,8 +8,10 @@
 /// and the scale is ``FusionParameters/tiltDisturbanceScale``, up to
 /// ``FusionParameters/tiltMaximumTimeConstant``.
 ///
-/// Yaw is unobservable; each step turns the previous orientation by the
-/// smallest rotation that matches the new up vector, so yaw does not jump.
+/// Yaw is unobservable, and the orientation makes none up: it is the
+/// smallest rotation that takes the estimated up vector onto the world's
+/// (a swing about a horizontal axis), a function of the tilt alone. The
+/// same tilt always gives the same orientation, however the card got there.
 public struct AccelerometerTiltEstimator: AttitudeEstimator, Sendable {
   public let parameters: FusionParameters
 
@@ -60,12 +62,8 @@ public struct AccelerometerTiltEstimator: AttitudeEstimator, Sendable {
         let alpha = SmoothingFactor.alpha(interval: dt, timeConstant: tau)
         newUp = (up + alpha * (measured - up)).normalized ?? measured
       }
-      if hasInclination {
-        orientation = (orientation * Quaternion(rotating: newUp, onto: up)).normalized
-      } else {
-        orientation = Quaternion(rotating: newUp, onto: Vector3(0, 0, 1))
-        hasInclination = true
-      }
+      orientation = Quaternion(rotating: newUp, onto: Vector3(0, 0, 1))
+      hasInclination = true
       up = newUp
     }
     return AttitudeEstimate(orientation: orientation, rotationRate: sample.rotationRate)

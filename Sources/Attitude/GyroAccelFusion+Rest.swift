@@ -1,16 +1,28 @@
 /// Rest detection and the gyroscope bias learned at rest.
 ///
-/// Steady readings open a ``RestWindow``. Rest is accepted in windows of
-/// ``FusionParameters/restMinimumDuration`` (the first, while the bias is
-/// unknown, of ``FusionParameters/initialRestMinimumDuration``): if the
-/// window's mean rate, and all along the short-term mean, are within
-/// ``FusionParameters/restBiasGate`` standard deviations of the bias
-/// estimate, the bias is updated as a Kalman filter would (estimate and
-/// mean weighted by their inverse variances), the window is integrated
-/// afresh with it, and the next window begins. A steady turn that the
-/// estimate cannot explain fails the test as soon as the short-term mean
-/// departs: the window is dropped, its rotation stays integrated with the
-/// bias as it was, and the bias learns nothing from it.
+/// Steady readings (each gyroscope and accelerometer reading near its
+/// short-term mean, the gyroscope's mean below
+/// ``FusionParameters/restGyroscopeThreshold``: VQF's test, which does not
+/// look at the bias estimate) open a ``RestWindow``. At the end of each
+/// window of ``FusionParameters/restMinimumDuration`` (the first after a
+/// start or a seed: ``FusionParameters/initialRestMinimumDuration``) the
+/// window's mean rate is judged:
+///
+/// - nothing has confirmed the bias yet (start, stored value): it is rest.
+///   The mean replaces the estimate, or is weighted with it if the two
+///   agree: a stored bias that the first rest contradicts is replaced;
+/// - it agrees (``FusionParameters/restBiasGate`` standard deviations) with
+///   the estimate, or with the value the last rest left, grown by the random
+///   walk since: it is rest, however far motion has moved the estimate;
+/// - it disagrees with both, but the accelerometer shows that the card did
+///   not turn about a horizontal axis as the estimate says it did: it is
+///   rest, and the mean replaces the estimate (a bias that changed);
+/// - otherwise it is a steady turn about the vertical that no sensor can
+///   tell from a changed bias: its rotation stays integrated and the bias
+///   learns nothing from it.
+///
+/// An accepted window is integrated afresh with the new bias, so a card at
+/// rest does not drift, not even in yaw.
 extension GyroAccelFusion {
   /// Runs at every sample with a gyroscope: updates the short-term means and
   /// the current window. `orientation` is the almost-inertial orientation
@@ -21,7 +33,6 @@ extension GyroAccelFusion {
   mutating func detectRest(
     gyro: Vector3, acceleration: Vector3, dt: Double, orientation: inout Quaternion
   ) {
-    biasVariance = min(biasVariance + biasRandomWalk2 * dt, maximumBias2)
     let alpha = restFactor.alpha(for: dt)
     restGyroMean += alpha * (gyro - restGyroMean)
     restAccelMean += alpha * (acceleration - restAccelMean)
@@ -29,22 +40,22 @@ extension GyroAccelFusion {
       (gyro - restGyroMean).lengthSquared < restGyroscopeLimit2
       && (acceleration - restAccelMean).lengthSquared < restAccelerometerLimit2
       && restGyroMean.lengthSquared < restGyroscopeLimit2
-      && (restGyroMean - bias).lengthSquared
-        <= restBiasGate2 * (biasVariance + shortTermMeanVariance)
     guard steady else {
       isAtRest = false
       // Most samples of a moving card: a test is cheaper than clearing the window.
       if restWindow != nil { restWindow = nil }
       return
     }
+    // A steady turn that the estimate cannot explain is not (yet) rest.
+    if isAtRest && (restGyroMean - bias).lengthSquared > restGate2 { isAtRest = false }
     guard restWindow != nil else {
       isAtRest = false
       restWindow = RestWindow(start: orientation)
       return
     }
-    restWindow!.add(gyro, interval: dt)
+    restWindow!.add(gyro, acceleration: acceleration, interval: dt)
     let needed =
-      hasBiasEstimate ? parameters.restMinimumDuration : parameters.initialRestMinimumDuration
+      isBiasConfirmed ? parameters.restMinimumDuration : parameters.initialRestMinimumDuration
     guard restWindow!.duration >= needed else { return }
     closeRestWindow(orientation: &orientation)
   }
@@ -54,22 +65,45 @@ extension GyroAccelFusion {
   @inline(never)
   mutating func closeRestWindow(orientation: inout Quaternion) {
     let window = restWindow!
-
     let mean = window.meanRate
     let meanVariance = restGyroscopeNoise2 / window.duration
-    let innovation = mean - bias
-    let combinedVariance = biasVariance + meanVariance
-    guard innovation.lengthSquared <= restBiasGate2 * combinedVariance else {
+
+    func agrees(_ estimate: Vector3, variance: Double) -> Bool {
+      (mean - estimate).lengthSquared <= restBiasGate2 * (variance + meanVariance)
+    }
+    if isBiasConfirmed && agrees(bias, variance: biasCovariance.largestVariance) {
+      observeBiasAtRest(mean: mean, variance: meanVariance)
+    } else if !isBiasConfirmed || agrees(confirmedBias, variance: confirmedVariance)
+      || window.accelerometerDisprovesTurn(by: mean - bias, gyroscopeNoise2: meanVariance)
+    {
+      if !isBiasConfirmed && agrees(bias, variance: biasCovariance.largestVariance) {
+        observeBiasAtRest(mean: mean, variance: meanVariance)
+      } else {
+        // The rest contradicts the estimate: the rest is what is known now.
+        bias = mean
+        biasCovariance = BiasCovariance(variance: meanVariance)
+      }
+    } else {
       isAtRest = false
       restWindow = RestWindow(start: orientation)
       return
     }
-    bias += innovation * (biasVariance / combinedVariance)
     clampBias()
-    biasVariance = biasVariance * meanVariance / combinedVariance
-    hasBiasEstimate = true
+    isBiasConfirmed = true
+    confirmedBias = bias
+    confirmedVariance = biasCovariance.largestVariance
+    updateRestGate()
     isAtRest = true
     orientation = window.endOrientation(bias: bias)
     restWindow = RestWindow(start: orientation)
+  }
+
+  /// The Kalman update with a rest's mean rate, which measures all three
+  /// axes with independent errors of variance `variance`: one axis after
+  /// the other.
+  mutating func observeBiasAtRest(mean: Vector3, variance: Double) {
+    bias += biasCovariance.observe(axis: 0, innovation: mean.x - bias.x, variance: variance)
+    bias += biasCovariance.observe(axis: 1, innovation: mean.y - bias.y, variance: variance)
+    bias += biasCovariance.observe(axis: 2, innovation: mean.z - bias.z, variance: variance)
   }
 }

@@ -4,34 +4,43 @@
 /// - The bias-corrected gyroscope is integrated into `gyroOrientation`, the
 ///   rotation from the card into an *almost inertial* frame that only drifts
 ///   slowly with the remaining bias.
-/// - The accelerometer, turned into that frame, goes through two equal
-///   first-order low-passes whose delays add up to
-///   ``FusionParameters/accelerometerTimeConstant``. In that frame gravity
-///   stands still while the card turns, so the low-pass removes linear
-///   acceleration (shaking, taps) without lagging the rotation; the second
-///   stage rolls off short knocks twice as steeply as one stage would.
+/// - The accelerometer, turned into that frame, goes through a
+///   second-order Butterworth low-pass whose delay is
+///   ``FusionParameters/accelerometerTimeConstant`` (VQF's filter). In that
+///   frame gravity stands still while the card turns, so the low-pass
+///   removes linear acceleration (shaking, taps) without lagging the
+///   rotation.
 /// - While readings stray from 1 g (shaking, tapping), the time constant
 ///   grows (``FusionParameters/disturbanceScale``): the accelerometer is
 ///   trusted less for a while, sample after sample alike, so the trust does
-///   not bias the average toward the calmer samples of a motion.
+///   not bias the average toward the calmer samples of a motion. At rest it
+///   shrinks to ``FusionParameters/restAccelerometerTimeConstant``: the
+///   accelerometer then reads gravity alone, and an inclination that a
+///   disturbance left wrong converges within seconds.
 /// - The accelerometer part runs once per
 ///   ``FusionParameters/correctionInterval`` on the mean of the readings
 ///   since the last run (the gyroscope is integrated at every sample): a
-///   5 s low-pass loses nothing to a 20 ms block, and the update costs half.
+///   3 s low-pass loses nothing to a 20 ms block, and the update costs less.
 /// - `inclinationCorrection` turns the almost-inertial frame so that the
 ///   low-passed acceleration points up; the corrections it takes while the
-///   card moves reveal the gyroscope bias perpendicular to gravity, which is
-///   fed back with ``FusionParameters/motionBiasTimeConstant``.
+///   card moves measure the gyroscope bias perpendicular to gravity. The
+///   bias is a Kalman estimate with its own covariance (``biasEstimate``):
+///   the covariance grows slowly while the bias is unobservable
+///   (``FusionParameters/biasRandomWalk``), is bounded by
+///   ``FusionParameters/maximumBias``², and shrinks with each observation,
+///   so a bias known from a rest moves only slowly in motion
+///   (``FusionParameters/motionBiasNoise``) and cannot run away.
 /// - The gyroscope is always integrated. When the card rests (steady
-///   gyroscope and accelerometer for ``FusionParameters/restMinimumDuration``,
-///   with a mean rate consistent with the bias estimate), the bias becomes
-///   the variance-weighted mean of its prior and the gyroscope's mean over
-///   the rest, on all three axes, and the rest is integrated afresh with it:
-///   a card at rest does not drift, not even in yaw. A steady turn that the
-///   bias estimate cannot explain (``FusionParameters/restBiasGate``) is
-///   not rest and keeps its rotation. See `GyroAccelFusion+Rest.swift`.
-/// - Readings outside ``FusionParameters/usableAccelerationRange`` (free
-///   fall, the peak of a hard shock) are left out of the low-pass.
+///   gyroscope and accelerometer for ``FusionParameters/restMinimumDuration``),
+///   the rest measures the bias on all three axes and the rest is
+///   integrated afresh with it: a card at rest does not drift, not even in
+///   yaw. A rest far from the current estimate is accepted when it agrees
+///   with the previous rest or when the accelerometer proves the card did
+///   not turn; only a steady turn about the vertical that nothing can tell
+///   from a changed bias keeps its rotation. See `GyroAccelFusion+Rest.swift`.
+/// - Readings above ``FusionParameters/usableAccelerationRange`` (the peak
+///   of a hard shock) are left out of the low-pass; readings below it (free
+///   fall) stay in it, where they weigh little, but cannot start it.
 ///
 /// Orientation = `inclinationCorrection · gyroOrientation`, card → world.
 /// `update` never allocates.
@@ -40,24 +49,48 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
 
   /// The estimated gyroscope bias, rad/s, card frame.
   public internal(set) var bias: Vector3 = .zero
-  /// True once the card has rested for the minimum duration.
+  /// True while the card rests: a rest window has been accepted and the
+  /// readings have stayed steady since.
   public internal(set) var isAtRest = false
-  /// Variance of each axis of ``bias``, (rad/s)².
-  public internal(set) var biasVariance: Double
+  /// Variance of the least known axis of ``bias``, (rad/s)².
+  public var biasVariance: Double { biasCovariance.largestVariance }
   /// The current orientation, card → world.
   public private(set) var orientation = Quaternion.identity
 
+  /// Covariance of ``bias``, (rad/s)²: grows while the bias is unobservable,
+  /// shrinks with every observation (inclination corrections in motion,
+  /// rests), bounded by ``FusionParameters/maximumBias``².
+  var biasCovariance: BiasCovariance
+  /// True once a rest has measured the bias since the start or the last
+  /// ``seedBias(_:)``.
+  var isBiasConfirmed = false
+  /// The bias the last accepted rest left, and the variance of the least
+  /// known axis, grown by the random walk since then: a rest that agrees
+  /// with it is accepted however far motion has moved ``bias`` since.
+  var confirmedBias = Vector3.zero
+  var confirmedVariance: Double
+
   var gyroOrientation = Quaternion.identity
   var inclinationCorrection = Quaternion.identity
-  /// The two stages of the low-passed specific force, g, almost-inertial frame.
-  var prefilteredAcceleration = Vector3(0, 0, 1)
+  /// The low-passed specific force, g, almost-inertial frame, and its rate
+  /// of change, g/s: the state of a second-order Butterworth low-pass.
   var filteredAcceleration = Vector3(0, 0, 1)
+  var filteredAccelerationRate = Vector3.zero
+  /// The same low-pass of the two horizontal rows of R (card → world), and
+  /// of R·bias's horizontal part: what the low-passed corrections observe
+  /// of the bias (see ``observeBiasInMotion(correction:interval:)``).
+  var filteredRow1 = ButterworthState(Vector3(1, 0, 0))
+  var filteredRow2 = ButterworthState(Vector3(0, 1, 0))
+  var filteredRotatedBias = ButterworthState(.zero)
+  var rowFiltersNeedStart = true
   var hasInclination = false
 
   /// Accelerometer readings gathered since the last correction.
   struct CorrectionBlock: Sendable {
-    /// Sum of the readings in the almost-inertial frame, g.
+    /// Weighted sum of the readings in the almost-inertial frame, g, and
+    /// the sum of the weights.
     var inertialSum = Vector3.zero
+    var weightSum = 0.0
     /// Sum of the squared distances of their magnitudes from 1 g, g².
     var deviation2 = 0.0
     var count = 0
@@ -67,8 +100,11 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     /// Adds a usable reading that came `dt` seconds after the previous
     /// sample. Only usable readings add time: a reading after a free fall
     /// does not get the weight of the fall.
-    mutating func add(_ inertial: Vector3, deviation2 d: Double, interval dt: Double) {
-      inertialSum += inertial
+    mutating func add(
+      _ inertial: Vector3, deviation2 d: Double, weight: Double, interval dt: Double
+    ) {
+      inertialSum += inertial * weight
+      weightSum += weight
       deviation2 += d
       count += 1
       duration += dt
@@ -77,12 +113,18 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   var block = CorrectionBlock()
 
   var timeStep: TimeStep
-  let accelerationFactor: SmoothingFactor
+  /// Natural frequencies of the accelerometer low-pass in motion and at
+  /// rest, rad/s.
+  let accelerationFrequency: Double
+  let restAccelerationFrequency: Double
   let disturbanceFactor: SmoothingFactor
   let restFactor: SmoothingFactor
-  let restBiasFactor: SmoothingFactor
   let inverseDisturbanceScale2: Double
-  let motionBiasGain: Double
+  let inverseShockScale2: Double
+  /// Variance of the bias error that one accelerometer time constant of
+  /// motion reveals, times that time constant, (rad/s)²·s.
+  let motionBiasNoise2Time: Double
+  let motionBiasTimeConstant: Double
   let usableMagnitude2: ClosedRange<Double>
 
   /// Mean square of the readings' distance from 1 g, g², over
@@ -95,8 +137,9 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   var restAccelMean = Vector3(0, 0, 1)
   /// The current stretch of steady readings, if any.
   var restWindow: RestWindow?
-  /// True once a rest has given the bias a measured value.
-  var hasBiasEstimate = false
+  /// Squared distance from ``bias`` within which a short-term gyroscope
+  /// mean is consistent with it, (rad/s)²; updated with the covariance.
+  var restGate2 = 0.0
   let biasRandomWalk2: Double
   let restGyroscopeNoise2: Double
   let restBiasGate2: Double
@@ -109,14 +152,22 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   public init(parameters: FusionParameters = .init()) {
     self.parameters = parameters
     timeStep = TimeStep(maximumStep: parameters.maximumStep)
-    accelerationFactor = SmoothingFactor(timeConstant: parameters.accelerometerTimeConstant / 2)
+    // A Butterworth low-pass whose delay is the time constant τ: ω = √2/τ.
+    accelerationFrequency = 2.0.squareRoot() / parameters.accelerometerTimeConstant
+    restAccelerationFrequency =
+      2.0.squareRoot()
+      / min(parameters.restAccelerometerTimeConstant, parameters.accelerometerTimeConstant)
     disturbanceFactor = SmoothingFactor(timeConstant: parameters.disturbanceTimeConstant)
     restFactor = SmoothingFactor(timeConstant: parameters.restFilterTimeConstant)
-    restBiasFactor = SmoothingFactor(timeConstant: parameters.restBiasTimeConstant)
     inverseDisturbanceScale2 = 1 / (parameters.disturbanceScale * parameters.disturbanceScale)
-    motionBiasGain = 1 / parameters.motionBiasTimeConstant
+    inverseShockScale2 = 1 / (parameters.shockScale * parameters.shockScale)
+    motionBiasNoise2Time =
+      parameters.motionBiasNoise * parameters.motionBiasNoise
+      * parameters.accelerometerTimeConstant
+    motionBiasTimeConstant = parameters.motionBiasTimeConstant
     maximumBias2 = parameters.maximumBias * parameters.maximumBias
-    biasVariance = maximumBias2
+    biasCovariance = BiasCovariance(variance: maximumBias2)
+    confirmedVariance = maximumBias2
     biasRandomWalk2 = parameters.biasRandomWalk * parameters.biasRandomWalk
     restGyroscopeNoise2 = parameters.restGyroscopeNoise * parameters.restGyroscopeNoise
     restBiasGate2 = parameters.restBiasGate * parameters.restBiasGate
@@ -127,6 +178,44 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     shortTermMeanVariance = restGyroscopeNoise2 / (2 * parameters.restFilterTimeConstant)
     let range = parameters.usableAccelerationRange
     usableMagnitude2 = (range.lowerBound * range.lowerBound)...(range.upperBound * range.upperBound)
+    updateRestGate()
+  }
+
+  /// A fusion that starts from a stored bias estimate (see ``seedBias(_:)``).
+  public init(parameters: FusionParameters = .init(), initialBias: GyroBiasEstimate?) {
+    self.init(parameters: parameters)
+    if let initialBias { seedBias(initialBias) }
+  }
+
+  /// The bias estimate, its uncertainty and whether a rest has confirmed it.
+  public var biasEstimate: GyroBiasEstimate {
+    let v = biasCovariance.diagonal
+    return GyroBiasEstimate(
+      bias: bias, uncertainty: Vector3(v.x.squareRoot(), v.y.squareRoot(), v.z.squareRoot()),
+      isConfirmedByRest: isBiasConfirmed)
+  }
+
+  /// Starts from a bias known from elsewhere (a stored calibration): it is
+  /// used at once, with its uncertainty (at least
+  /// ``FusionParameters/restGyroscopeNoise`` per axis, at most
+  /// ``FusionParameters/maximumBias``). It is not trusted blindly: the first
+  /// rest either confirms it (the two are weighted by their variances) or,
+  /// if it contradicts it, replaces it.
+  public mutating func seedBias(_ estimate: GyroBiasEstimate) {
+    let floor = restGyroscopeNoise2
+    func variance(_ s: Double) -> Double {
+      s.isFinite ? min(max(s * s, floor), maximumBias2) : maximumBias2
+    }
+    bias = estimate.bias.isFinite ? estimate.bias : .zero
+    clampBias()
+    let u = estimate.uncertainty
+    biasCovariance = BiasCovariance(variances: Vector3(variance(u.x), variance(u.y), variance(u.z)))
+    confirmedBias = bias
+    confirmedVariance = biasCovariance.largestVariance
+    isBiasConfirmed = false
+    restWindow = nil
+    isAtRest = false
+    updateRestGate()
   }
 
   public mutating func reset() {
@@ -186,21 +275,30 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     gyroOrientation = g
 
     let magnitude2 = acceleration.lengthSquared
-    if usableMagnitude2.contains(magnitude2) {
+    // Weak readings (free fall, the far side of a shake) stay in the mean:
+    // the low-pass averages vectors, in which they weigh little, and leaving
+    // them out would bias the mean of a shake toward its other half. They
+    // cannot give the first inclination.
+    if magnitude2 <= usableMagnitude2.upperBound
+      && (hasInclination || magnitude2 >= usableMagnitude2.lowerBound)
+    {
       let inertial = g.rotate(acceleration)
       if hasInclination {
         let deviation = magnitude2.squareRoot() - 1
-        block.add(inertial, deviation2: deviation * deviation, interval: dt)
+        let d2 = deviation * deviation
+        block.add(
+          inertial, deviation2: d2, weight: 1 / (1 + d2 * inverseShockScale2), interval: dt)
       } else {
-        prefilteredAcceleration = inertial
         filteredAcceleration = inertial
+        filteredAccelerationRate = .zero
+        rowFiltersNeedStart = true
         _ = correctInclination()
         hasInclination = true
         block = CorrectionBlock()
       }
     }
     if block.count > 0 && block.duration >= parameters.correctionInterval {
-      applyCorrection(learnBias: sample.rotationRate != nil && !isAtRest)
+      applyCorrection(learnBias: rotationRate != nil && !isAtRest)
     }
     orientation = inclinationCorrection * g
     return AttitudeEstimate(
@@ -215,16 +313,93 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     disturbance +=
       disturbanceFactor.alpha(for: dt) * (block.deviation2 * inverseCount - disturbance)
     trust = 1 / (1 + disturbance * inverseDisturbanceScale2)
-    let alpha = accelerationFactor.alpha(for: dt) * trust
-    prefilteredAcceleration += alpha * (block.inertialSum * inverseCount - prefilteredAcceleration)
-    filteredAcceleration += alpha * (prefilteredAcceleration - filteredAcceleration)
+    // At rest the accelerometer reads gravity alone: it may correct at once.
+    let omega = isAtRest ? restAccelerationFrequency : accelerationFrequency * trust
+    filterAcceleration(block.inertialSum / block.weightSum, frequency: omega, interval: dt)
     block = CorrectionBlock()
-    guard let correction = correctInclination(), learnBias else { return }
-    // A bias error e turns the estimate by R·e·dt (R: card → world); the
-    // correction undoes its horizontal part, so −Rᵀ·correction/dt observes e.
+    // The bias may have wandered since it was last observed.
+    let growth = biasRandomWalk2 * dt
+    biasCovariance.grow(by: growth, limit: maximumBias2)
+    confirmedVariance = min(confirmedVariance + growth, maximumBias2)
+    defer { updateRestGate() }
+    guard let correction = correctInclination() else { return }
     let toCard = (inclinationCorrection * gyroOrientation).conjugate
-    bias -= toCard.rotate(correction) * (trust * motionBiasGain)
+    let row1 = toCard.rotate(Vector3(1, 0, 0))
+    let row2 = toCard.rotate(Vector3(0, 1, 0))
+    let rotatedBias = Vector3(row1.dot(bias), row2.dot(bias), 0)
+    if rowFiltersNeedStart {
+      filteredRow1 = ButterworthState(row1)
+      filteredRow2 = ButterworthState(row2)
+      filteredRotatedBias = ButterworthState(rotatedBias)
+      rowFiltersNeedStart = false
+    } else {
+      filteredRow1.step(row1, frequency: omega, interval: dt)
+      filteredRow2.step(row2, frequency: omega, interval: dt)
+      filteredRotatedBias.step(rotatedBias, frequency: omega, interval: dt)
+    }
+    guard learnBias, dt > 0 else { return }
+    observeBiasInMotion(correction: correction, interval: dt)
+  }
+
+  /// One step of the second-order Butterworth low-pass (damping 1/√2,
+  /// natural frequency `omega`) of the specific force, semi-implicit Euler:
+  /// ω·dt is a few hundredths, so the response is the continuous filter's.
+  /// Against a first-order pair with the same delay it rolls the shaking of
+  /// a hand (around 1 Hz) off twice as far.
+  @inline(__always)
+  mutating func filterAcceleration(_ input: Vector3, frequency omega: Double, interval dt: Double) {
+    var state = ButterworthState(filteredAcceleration, rate: filteredAccelerationRate)
+    state.step(input, frequency: omega, interval: dt)
+    filteredAcceleration = state.value
+    filteredAccelerationRate = state.rate
+  }
+
+  /// A Kalman update of the bias from one inclination correction.
+  ///
+  /// A bias error turns the almost-inertial frame by R·(b − b̂)·dt (R: card →
+  /// world); the low-passed accelerometer undoes the horizontal part of that
+  /// drift, low-passed too, so the correction rate −c/dt is about
+  /// LP(R·b) − LP(R·b̂) = LP(R)·b − LP(R·b̂) for a steady bias b. Hence the
+  /// measurement −c/dt + LP(R·b̂) of LP(R)·b, consistent however fast R turns
+  /// (VQF's observation, Laidig & Seel 2023). Its vertical row is not
+  /// observed: that variance grows. The corrections of one accelerometer
+  /// time constant are one measurement, not many (the low-pass makes them
+  /// alike), so each block's is worth `dt/τ` of one with variance
+  /// ``FusionParameters/motionBiasNoise``², less when the readings stray
+  /// from 1 g. The gain never exceeds `dt/`
+  /// ``FusionParameters/motionBiasTimeConstant``: a faster feedback would
+  /// outrun the low-pass it learns from and ring.
+  mutating func observeBiasInMotion(correction: Vector3, interval dt: Double) {
+    let h1 = filteredRow1.value
+    let h2 = filteredRow2.value
+    let u1 = biasCovariance.multiply(h1)
+    let u2 = biasCovariance.multiply(h2)
+    let inverseDt = 1 / dt
+    let r = max(
+      motionBiasNoise2Time * inverseDt / trust,
+      biasCovariance.largestVariance * motionBiasTimeConstant * inverseDt)
+    let s11 = h1.dot(u1) + r
+    let s12 = h1.dot(u2)
+    let s22 = h2.dot(u2) + r
+    let inverseDeterminant = 1 / (s11 * s22 - s12 * s12)
+    let lagged = filteredRotatedBias.value
+    let z1 = -correction.x * inverseDt + lagged.x - h1.dot(bias)
+    let z2 = -correction.y * inverseDt + lagged.y - h2.dot(bias)
+    // K = [u1 u2]·S⁻¹; bias += K·z; P −= K·[u1 u2]ᵀ.
+    let k1 = (u1 * s22 - u2 * s12) * inverseDeterminant
+    let k2 = (u2 * s11 - u1 * s12) * inverseDeterminant
+    bias += k1 * z1 + k2 * z2
+    biasCovariance.subtract(u1, u1, scale: s22 * inverseDeterminant)
+    biasCovariance.subtract(u1, u2, scale: -2 * s12 * inverseDeterminant)
+    biasCovariance.subtract(u2, u2, scale: s11 * inverseDeterminant)
+    biasCovariance.keepPositive(1e-3 * restGyroscopeNoise2)
     clampBias()
+  }
+
+  /// The distance within which a short-term gyroscope mean agrees with
+  /// ``bias``, for rest detection.
+  mutating func updateRestGate() {
+    restGate2 = restBiasGate2 * (biasCovariance.largestVariance + shortTermMeanVariance)
   }
 
   /// Turns the almost-inertial frame so the filtered acceleration points up.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Turns motion samples into ``DeviceMotion``, shaped like `CMMotionManager`.
 ///
 /// The manager reads no device and no clock: it is fed samples, either
@@ -36,10 +38,25 @@ public final class MotionManager {
   /// with the accelerometer-only estimator.
   public var gyroscopeBias: Vector3? { fusion?.bias }
 
+  /// The fusion's bias estimate with its uncertainty and whether a rest has
+  /// confirmed it (to store it for the next run); `nil` with the
+  /// accelerometer-only estimator.
+  public var gyroscopeBiasEstimate: GyroBiasEstimate? { fusion?.biasEstimate }
+
+  /// Starts the fusion from a stored bias estimate (rad/s, card frame), used
+  /// from the first sample on; the first rest confirms or replaces it (see
+  /// ``GyroAccelFusion/seedBias(_:)``). Call it before or during updates;
+  /// without a fusion it does nothing.
+  public func seedGyroscopeBias(_ estimate: GyroBiasEstimate) {
+    fusion?.seedBias(estimate)
+  }
+
   private var fusion: GyroAccelFusion?
   private var tilt: AccelerometerTiltEstimator?
   private var filter: AnyAttitudeFilter
   private var reference: Attitude?
+  /// Pitch and roll of the reference, radians, for the accelerometer alone.
+  private var tiltReference: (pitch: Double, roll: Double)?
   private var needsReference = false
   private var handler: ((DeviceMotion) -> Void)?
   private var lastHandlerTime: Double?
@@ -62,6 +79,7 @@ public final class MotionManager {
     tilt?.reset()
     filter.reset()
     reference = nil
+    tiltReference = nil
     needsReference = configuration.reference == .start
     lastHandlerTime = nil
     self.handler = handler
@@ -112,12 +130,16 @@ public final class MotionManager {
 
     let smoothed = Attitude(
       quaternion: filter.update(estimate.orientation, time: sample.time))
-    if needsReference {
-      reference = smoothed
-      needsReference = false
-    }
     var attitude = smoothed
-    if let reference { attitude.multiply(byInverseOf: reference) }
+    if fusion != nil {
+      if needsReference {
+        reference = smoothed
+        needsReference = false
+      }
+      if let reference { attitude.multiply(byInverseOf: reference) }
+    } else {
+      attitude = tiltOnlyAttitude(smoothed)
+    }
 
     let motion = DeviceMotion(
       timestamp: sample.time,
@@ -131,6 +153,27 @@ public final class MotionManager {
       handler(motion)
     }
     return motion
+  }
+
+  /// The attitude of a card seen by its accelerometer alone, which knows
+  /// nothing of yaw: yaw 0, and the pitch and roll that the tilt gives
+  /// (``ReferenceMode/none``), or their changes since the reference
+  /// (``ReferenceMode/start``): the angles the card would show had it
+  /// started level and only tilted, whatever tilt it started from. Relative
+  /// rotations (`reference⁻¹·attitude`) would turn a start tilted in pitch
+  /// and a later roll into a made-up yaw and a wrong roll.
+  private func tiltOnlyAttitude(_ smoothed: Attitude) -> Attitude {
+    var pitch = smoothed.pitch
+    var roll = smoothed.roll
+    if needsReference {
+      tiltReference = (pitch, roll)
+      needsReference = false
+    }
+    if let tiltReference {
+      pitch -= tiltReference.pitch
+      roll = remainder(roll - tiltReference.roll, 2 * .pi)
+    }
+    return Attitude(pitch: pitch, roll: roll, yaw: 0)
   }
 
   private func isDue(_ time: Double) -> Bool {

@@ -5,7 +5,8 @@
 /// bias. The window keeps the orientation at its start and the integral of
 /// the raw gyroscope since then, so that once the window is accepted as rest
 /// the orientation can be integrated afresh over it with the bias it
-/// revealed.
+/// revealed. It also fits a straight line to the raw accelerometer over the
+/// window, to tell whether the card turned about a horizontal axis.
 struct RestWindow: Sendable {
   /// The almost-inertial orientation (card → inertial) when the window began.
   var startOrientation: Quaternion
@@ -13,14 +14,28 @@ struct RestWindow: Sendable {
   var gyroscopeIntegral = Vector3.zero
   /// Seconds since the start.
   var duration = 0.0
+  /// Sums for the least-squares slope of the accelerometer over time:
+  /// Σa, Σt·a, Σt, Σt², n (t from the start of the window).
+  var accelerationSum = Vector3.zero
+  var accelerationTimeSum = Vector3.zero
+  var timeSum = 0.0
+  var time2Sum = 0.0
+  var count = 0.0
 
   init(start: Quaternion) {
     startOrientation = start
   }
 
-  mutating func add(_ gyroscope: Vector3, interval dt: Double) {
+  @inline(__always)
+  mutating func add(_ gyroscope: Vector3, acceleration: Vector3, interval dt: Double) {
     gyroscopeIntegral += gyroscope * dt
     duration += dt
+    let t = duration
+    accelerationSum += acceleration
+    accelerationTimeSum += acceleration * t
+    timeSum += t
+    time2Sum += t * t
+    count += 1
   }
 
   /// The mean raw gyroscope over the window, rad/s; `duration` > 0.
@@ -32,5 +47,24 @@ struct RestWindow: Sendable {
   func endOrientation(bias: Vector3) -> Quaternion {
     (startOrientation * Quaternion(rotationVector: gyroscopeIntegral - bias * duration))
       .renormalized
+  }
+
+  /// True when the accelerometer shows that the card did not turn at `rate`
+  /// (rad/s, card frame) during the window: a turn about a horizontal axis
+  /// moves gravity g in the card frame at `−rate × g`, and the fitted slope
+  /// of the readings is closer to no motion at all than to that. A turn
+  /// about the vertical moves nothing and is never disproved; nor is a turn
+  /// too slow to move gravity beyond the gyroscope's noise (3σ of a mean
+  /// with variance `gyroscopeNoise2`) and 1 mrad over the window.
+  func accelerometerDisprovesTurn(by rate: Vector3, gyroscopeNoise2: Double) -> Bool {
+    guard count > 2, let g = accelerationSum.normalized else { return false }
+    let predicted = -rate.cross(g)
+    let turn2 = predicted.lengthSquared * duration * duration
+    guard turn2 > 9 * gyroscopeNoise2 * duration * duration + 1e-6 else { return false }
+    let n = count
+    let spread = time2Sum - timeSum * timeSum / n
+    guard spread > 0 else { return false }
+    let slope = (accelerationTimeSum - accelerationSum * (timeSum / n)) / spread
+    return slope.lengthSquared < (slope - predicted).lengthSquared
   }
 }

@@ -31,6 +31,8 @@ var profile = false
 /// A file of parameter sets, one a line (`NAME=VALUE NAME=VALUE …`): prints
 /// the RMSEs of every set on every trial, reading the trials once.
 var gridPath: String?
+/// With --grid: run only this estimator ("fusion" or "accel"); the other's RMSE is printed as -1.
+var only: String?
 let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
   "accelerometerTimeConstant": \.accelerometerTimeConstant,
   "motionBiasTimeConstant": \.motionBiasTimeConstant,
@@ -49,9 +51,17 @@ let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
   "biasRandomWalk": \.biasRandomWalk,
   "restGyroscopeThreshold": \.restGyroscopeThreshold,
   "restAccelerometerThreshold": \.restAccelerometerThreshold,
+  "motionBiasNoise": \.motionBiasNoise,
+  "restAccelerometerTimeConstant": \.restAccelerometerTimeConstant,
+  "maximumBias": \.maximumBias,
+  "shockScale": \.shockScale,
 ]
 func set(_ assignment: Substring, in parameters: inout FusionParameters) {
   let parts = assignment.split(separator: "=").map(String.init)
+  if parts.count == 2, parts[0] == "usableMinimum", let value = Double(parts[1]) {
+    parameters.usableAccelerationRange = value...parameters.usableAccelerationRange.upperBound
+    return
+  }
   guard parts.count == 2, let key = tunable[parts[0]], let value = Double(parts[1]) else {
     FileHandle.standardError.write("AttitudeBench: cannot set \(assignment)\n".data(using: .utf8)!)
     exit(64)
@@ -68,6 +78,8 @@ while let a = arguments.next() {
     set(Substring(assignment), in: &parameters)
   } else if a == "--grid", let path = arguments.next() {
     gridPath = path
+  } else if a == "--only", let which = arguments.next() {
+    only = which
   } else if a == "--profile" {
     profile = true
   } else if a == "--accuracy-only" {
@@ -172,8 +184,10 @@ if let gridPath {
     for trial in trials {
       var fusion = GyroAccelFusion(parameters: p)
       var tilt = AccelerometerTiltEstimator(parameters: p)
-      let fusionRMSE = trial.inclinationRMSE(estimatedUp: upVectors(&fusion, trial.samples))
-      let accelRMSE = trial.inclinationRMSE(estimatedUp: upVectors(&tilt, trial.samples))
+      let fusionRMSE =
+        only == "accel" ? -1 : trial.inclinationRMSE(estimatedUp: upVectors(&fusion, trial.samples))
+      let accelRMSE =
+        only == "fusion" ? -1 : trial.inclinationRMSE(estimatedUp: upVectors(&tilt, trial.samples))
       print(
         """
         {"set": "\(line)", "trial": "\(trial.name)", "fusion_rmse_deg": \(fusionRMSE), \

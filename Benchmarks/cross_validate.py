@@ -1,0 +1,169 @@
+"""Leave-one-kind-out cross-validation of the estimators' parameters on BROAD.
+
+The trials are grouped by the kind of motion (KINDS). For each kind, the
+parameter set of a grid that does best on the trials of the *other* kinds
+(mean RMSE relative to the reference: VQF for the fusion, the low-pass
+tau = 0.103 s for the accelerometer alone) is chosen, and the trials of the
+held-out kind are scored with it. The figures so obtained are out of
+sample: no choice was made with the trial, nor with any trial of its kind.
+
+usage: .venv/bin/python Benchmarks/cross_validate.py --bench AttitudeBench CSV...
+"""
+
+import argparse
+import itertools
+import json
+import re
+import subprocess
+import tempfile
+
+import numpy as np
+
+from compare_with_vqf import inclination_rmse, load, vqf
+
+# By the motion, as BROAD names the trials: rotation (02 04 07 08), translation
+# (10 15, and 25: tapping during translation), combined rotation and
+# translation (21, 28 and 32: the magnets do not matter without a
+# magnetometer), disturbed rotation (24 tapping, 26 vibration).
+KINDS = {
+    "rotation": ["02", "04", "07", "08"],
+    "translation": ["10", "15", "25"],
+    "combined": ["21", "28", "32"],
+    "disturbed": ["24", "26"],
+}
+
+FUSION_GRID = {
+    "accelerometerTimeConstant": [3, 4, 5, 7],
+    "motionBiasNoise": [0.1, 0.2, 0.45, 1.0],
+    "motionBiasTimeConstant": [10, 30],
+    "restAccelerometerTimeConstant": [0.5, 1, 1e9],
+}
+ACCEL_GRID = {
+    "tiltTimeConstant": [0.005, 0.01, 0.02, 0.05],
+    "tiltDisturbanceScale": [0.03, 0.1, 0.3],
+    "tiltDisturbanceTimeConstant": [0.3, 1, 3],
+    "tiltMaximumTimeConstant": [0.3, 1, 3],
+}
+# Grid values given in degrees per second, passed to the benchmark in rad/s.
+DEGREES = {"motionBiasNoise"}
+
+
+def trial_number(path):
+    return re.search(r"broad_(\d+)_", path).group(1)
+
+
+def kind_of(number):
+    return next(k for k, members in KINDS.items() if number in members)
+
+
+def sets(grid):
+    names = list(grid)
+    out = []
+    for values in itertools.product(*grid.values()):
+        out.append(
+            " ".join(
+                f"{n}={v * np.pi / 180 if n in DEGREES else v!r}" for n, v in zip(names, values)
+            )
+        )
+    return out
+
+
+def label(line):
+    parts = []
+    for assignment in line.split():
+        name, value = assignment.split("=")
+        v = float(value)
+        if name in DEGREES:
+            parts.append(f"{name} {v * 180 / np.pi:g}°/s")
+        else:
+            parts.append(f"{name} {'off' if v >= 1e8 else f'{v:g}'}")
+    return ", ".join(parts) or "defaults"
+
+
+def run_grid(bench, lines, trials, only):
+    with tempfile.NamedTemporaryFile("w", suffix=".txt") as f:
+        f.write("\n".join(lines) + "\n")
+        f.flush()
+        out = subprocess.run(
+            [bench, "--grid", f.name, "--only", only, *trials],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+    return [json.loads(line) for line in out.stdout.splitlines()]
+
+
+def vqf_rmse(path):
+    gyr, acc, truth, scored, ts = load(path)
+    return inclination_rmse(vqf.VQF(ts).updateBatch(gyr, acc)["quat6D"], truth, scored)
+
+
+def cross_validate(bench, trials, grid, column, only, reference, reference_name, title):
+    numbers = [trial_number(t) for t in trials]
+    names = {trial_number(t): t.rsplit("/", 1)[-1].removesuffix(".csv") for t in trials}
+    lines = ["defaults"] + sets(grid)
+    rows = run_grid(bench, lines, trials, only)
+    rmse = {(r["set"], trial_number(r["trial"] + "_")): r[column] for r in rows}
+    kinds = sorted({kind_of(n) for n in numbers}, key=list(KINDS).index)
+
+    def score(line, members):
+        return np.mean([rmse[(line, n)] / reference[n] for n in members])
+
+    chosen = {}
+    for kind in kinds:
+        train = [n for n in numbers if kind_of(n) != kind]
+        chosen[kind] = min(lines, key=lambda line: score(line, train))
+    best_all = min(lines, key=lambda line: score(line, numbers))
+
+    print(f"### {title}: leave one kind out\n")
+    print(
+        f"| trial | kind | {reference_name} ° | defaults (in-sample) ° | ratio "
+        f"| cross-validated ° | ratio |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for n in numbers:
+        k = kind_of(n)
+        d = rmse[("defaults", n)]
+        c = rmse[(chosen[k], n)]
+        print(
+            f"| {n} | {k} | {reference[n]:.3f} | {d:.3f} | {d / reference[n]:.2f} "
+            f"| {c:.3f} | {c / reference[n]:.2f} |"
+        )
+    print()
+    for k in kinds:
+        print(f"- chosen without {k}: {label(chosen[k])}")
+    print(f"- best on all twelve (in-sample): {label(best_all)}")
+    print(f"- grid: {len(lines) - 1} sets, " + "; ".join(
+        f"{n} " + "/".join(f"{v:g}" for v in vs) for n, vs in grid.items()))
+    print()
+    return rmse, chosen
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--bench", required=True)
+    p.add_argument("--reference-json", help="VQF and low-pass RMSEs already measured (from compare_with_vqf.py)")
+    p.add_argument("trials", nargs="+")
+    a = p.parse_args()
+    numbers = [trial_number(t) for t in a.trials]
+    if a.reference_json:
+        with open(a.reference_json) as f:
+            ref = json.load(f)
+        vqf_ref = {n: ref[n]["vqf"] for n in numbers}
+        lowpass_ref = {n: ref[n]["lowpass"] for n in numbers}
+    else:
+        vqf_ref = {trial_number(t): vqf_rmse(t) for t in a.trials}
+        out = subprocess.run(
+            [a.bench, "--accuracy-only", *a.trials], check=True, capture_output=True, text=True
+        ).stdout.splitlines()
+        lowpass_ref = {
+            trial_number(r["trial"] + "_"): r["lowpass_rmse_deg"] for r in map(json.loads, out)
+        }
+    cross_validate(a.bench, a.trials, FUSION_GRID, "fusion_rmse_deg", "fusion", vqf_ref, "VQF", "Fusion")
+    cross_validate(
+        a.bench, a.trials, ACCEL_GRID, "accel_rmse_deg", "accel", lowpass_ref, "low-pass", "Accelerometer only"
+    )
+
+
+if __name__ == "__main__":
+    main()
