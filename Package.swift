@@ -31,12 +31,16 @@ let package = Package(
     .executableTarget(
       name: "tilt-cli",
       dependencies: ["Tilt", "Evdev", "EvdevCore", "Attitude", "TiltCard", "SystemCalls"]),
-    .testTarget(name: "EvdevCoreTests", dependencies: ["EvdevCore"]),
-    .testTarget(name: "EvdevTests", dependencies: ["Evdev", "EvdevCore", "CEvdev", "SystemCalls"]),
-    .testTarget(name: "AttitudeTests", dependencies: ["Attitude"]),
-    .testTarget(name: "TiltCardTests", dependencies: ["TiltCard", "Attitude"]),
+    // What a test needs from the machine (tools, shared data): skip or fail, in one place.
+    .target(name: "TestTools", path: "Tests/TestTools"),
+    .testTarget(name: "EvdevCoreTests", dependencies: ["EvdevCore", "TestTools"]),
+    .testTarget(
+      name: "EvdevTests",
+      dependencies: ["Evdev", "EvdevCore", "CEvdev", "SystemCalls", "TestTools"]),
+    .testTarget(name: "AttitudeTests", dependencies: ["Attitude", "TestTools"]),
+    .testTarget(name: "TiltCardTests", dependencies: ["TiltCard", "Attitude", "TestTools"]),
     .testTarget(name: "TiltTests", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard"]),
-    .testTarget(name: "CLITests", dependencies: ["tilt-cli"], exclude: ["Golden"]),
+    .testTarget(name: "CLITests", dependencies: ["tilt-cli", "TestTools"], exclude: ["Golden"]),
   ],
   swiftLanguageModes: [.v5]
 )

@@ -2,30 +2,65 @@ import Foundation
 
 /// Draws a frame as text for a terminal: the card in perspective with half
 /// blocks (two pixels a cell, `▀` with foreground above and background below),
-/// in 24-bit or 256 colours, then pitch and roll and the keys.
+/// in 24-bit, 256 or 16 colours or none at all (``ColorMode``), under an
+/// optional heading, then pitch and roll and the keys.
 ///
 /// ``render(_:columns:rows:)`` is pure: it returns the escape sequences that
 /// home the cursor and redraw the whole screen in place, so it can be tested
 /// and a live loop only writes the string.
 public struct TerminalRenderer: Sendable {
+  /// The colours a terminal can show, chosen once from its environment
+  /// (``init(environment:)``) and passed in.
   public enum ColorMode: Hashable, Sendable {
+    /// 24-bit colour (`COLORTERM=truecolor` or `24bit`).
     case trueColor
+    /// xterm's 256-colour palette (a `TERM` with `256color`).
     case palette256
+    /// The 8 ANSI colours every colour terminal has (`TERM=linux`, `vt220`, `xterm`…).
+    case palette16
+    /// No colour escapes at all (`NO_COLOR`, `TERM=dumb`): the card in block
+    /// characters, text as it is.
+    case none
+
+    /// The mode for a terminal with this environment: `NO_COLOR` set to
+    /// anything (no-color.org) or `TERM` `dumb` or empty gives ``none``;
+    /// `COLORTERM` `truecolor` or `24bit` gives ``trueColor``; a `TERM`
+    /// ending in `-direct` too; a `TERM` with `256color` gives ``palette256``;
+    /// any other `TERM` (`linux`, `xterm`, `screen`, `vt220`) ``palette16``.
+    public init(environment: [String: String]) {
+      let term = environment["TERM"] ?? ""
+      let colorTerm = (environment["COLORTERM"] ?? "").lowercased()
+      if let noColor = environment["NO_COLOR"], !noColor.isEmpty {
+        self = .none
+      } else if term.isEmpty || term == "dumb" {
+        self = .none
+      } else if colorTerm == "truecolor" || colorTerm == "24bit" || term.hasSuffix("-direct") {
+        self = .trueColor
+      } else if term.contains("256color") {
+        self = .palette256
+      } else {
+        self = .palette16
+      }
+    }
   }
 
   public var configuration: CardConfiguration
   public var colorMode: ColorMode
   public var frontTitle: String
   public var backTitle: String
+  /// A line above the card saying what is shown (a device, the bundled demo);
+  /// `nil` for none.
+  public var heading: String?
 
   public init(
     configuration: CardConfiguration, colorMode: ColorMode = .trueColor,
-    frontTitle: String = "FRONT", backTitle: String = "BACK"
+    frontTitle: String = "FRONT", backTitle: String = "BACK", heading: String? = nil
   ) {
     self.configuration = configuration
     self.colorMode = colorMode
     self.frontTitle = frontTitle
     self.backTitle = backTitle
+    self.heading = heading
   }
 
   /// The colour of a pixel, 0…255 per channel.
@@ -48,11 +83,15 @@ public struct TerminalRenderer: Sendable {
   public func render(_ frame: CardFrame, columns: Int, rows: Int) -> String {
     let columns = max(columns, 10)
     let rows = max(rows, 4)
-    let cardRows = rows - 2
+    let cardRows = rows - 2 - (heading == nil ? 0 : 1)
     let raster = rasterize(frame, width: columns, height: cardRows * 2)
     var out: [UInt8] = []
     out.reserveCapacity(columns * rows * 24)
     out.append(contentsOf: "\u{1B}[H".utf8)
+    if let heading {
+      out.append(contentsOf: fit(heading, columns).utf8)
+      out.append(contentsOf: "\u{1B}[K\r\n".utf8)
+    }
     let overlay = titleOverlay(frame, raster: raster, columns: columns, cardRows: cardRows)
     for row in 0..<cardRows {
       var lastFG: RGB?
@@ -63,6 +102,10 @@ public struct TerminalRenderer: Sendable {
         if let (char, bg) = overlay[row * columns + column] {
           setColors(fg: RGB(255, 255, 255), bg: bg, lastFG: &lastFG, lastBG: &lastBG, out: &out)
           out.append(contentsOf: String(char).utf8)
+          continue
+        }
+        if colorMode == .none {
+          out.append(contentsOf: Self.monochromeBlock(top: top != nil, bottom: bottom != nil).utf8)
           continue
         }
         switch (top, bottom) {
@@ -80,14 +123,26 @@ public struct TerminalRenderer: Sendable {
           out.append(contentsOf: "▄".utf8)
         }
       }
-      out.append(contentsOf: "\u{1B}[0m\u{1B}[K\r\n".utf8)
+      if colorMode != .none { out.append(contentsOf: "\u{1B}[0m".utf8) }
+      out.append(contentsOf: "\u{1B}[K\r\n".utf8)
     }
     out.append(contentsOf: fit(statusLine(frame), columns).utf8)
     out.append(contentsOf: "\u{1B}[K\r\n".utf8)
-    out.append(contentsOf: "\u{1B}[2m".utf8)
+    if colorMode != .none { out.append(contentsOf: "\u{1B}[2m".utf8) }
     out.append(contentsOf: fit(TerminalKey.helpLine, columns).utf8)
-    out.append(contentsOf: "\u{1B}[0m\u{1B}[K\u{1B}[J".utf8)
+    if colorMode != .none { out.append(contentsOf: "\u{1B}[0m".utf8) }
+    out.append(contentsOf: "\u{1B}[K\u{1B}[J".utf8)
     return String(decoding: out, as: UTF8.self)
+  }
+
+  /// A cell of the card without colour: which of its two pixels are on it.
+  static func monochromeBlock(top: Bool, bottom: Bool) -> String {
+    switch (top, bottom) {
+    case (true, true): return "█"
+    case (true, false): return "▀"
+    case (false, true): return "▄"
+    case (false, false): return " "
+    }
   }
 
   /// Pitch and roll of the device (degrees), the card's flip and face, the state.
@@ -192,6 +247,7 @@ public struct TerminalRenderer: Sendable {
   private func setColors(
     fg: RGB, bg: RGB?, lastFG: inout RGB?, lastBG: inout RGB??, out: inout [UInt8]
   ) {
+    guard colorMode != .none else { return }
     if lastFG != fg {
       appendColor(fg, foreground: true, out: &out)
       lastFG = fg
@@ -207,14 +263,33 @@ public struct TerminalRenderer: Sendable {
   }
 
   private func appendColor(_ c: RGB, foreground: Bool, out: inout [UInt8]) {
-    out.append(contentsOf: (foreground ? "\u{1B}[38;" : "\u{1B}[48;").utf8)
     switch colorMode {
     case .trueColor:
+      out.append(contentsOf: (foreground ? "\u{1B}[38;" : "\u{1B}[48;").utf8)
       out.append(contentsOf: "2;\(c.r);\(c.g);\(c.b)m".utf8)
     case .palette256:
       func level(_ x: UInt8) -> Int { Int((Double(x) / 255 * 5).rounded()) }
+      out.append(contentsOf: (foreground ? "\u{1B}[38;" : "\u{1B}[48;").utf8)
       out.append(contentsOf: "5;\(16 + 36 * level(c.r) + 6 * level(c.g) + level(c.b))m".utf8)
+    case .palette16:
+      out.append(contentsOf: "\u{1B}[\((foreground ? 30 : 40) + Self.ansiColor(c))m".utf8)
+    case .none:
+      break
     }
+  }
+
+  /// The nearest of the 8 ANSI colours (0 black … 7 white) by hue, so a
+  /// shaded card keeps its colour: black only for a pixel close to black,
+  /// white or black for a grey.
+  static func ansiColor(_ c: RGB) -> Int {
+    let (r, g, b) = (Double(c.r), Double(c.g), Double(c.b))
+    let high = max(r, g, b)
+    let low = min(r, g, b)
+    guard high >= 40 else { return 0 }
+    guard high - low >= 0.25 * high else { return high >= 128 ? 7 : 0 }
+    // Each channel that is at least halfway from the lowest to the highest is on.
+    let mid = (high + low) / 2
+    return (r >= mid ? 1 : 0) | (g >= mid ? 2 : 0) | (b >= mid ? 4 : 0)
   }
 }
 

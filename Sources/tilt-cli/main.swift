@@ -19,6 +19,7 @@ let topLevelHelp = """
 
   OPTIONS:
     -h, --help              Show help information.
+    --version               Show the version.
 
   See 'tilt-cli <command> --help' for a command's options.
 
@@ -43,7 +44,7 @@ func run(_ command: any Command.Type, _ arguments: [String]) -> Int32 {
 }
 
 func printUsageError(_ error: UsageError, for command: (any Command.Type)?) {
-  if let command {
+  if let command, !command.name.isEmpty {
     StandardError.write(
       "Error: \(error)\nUsage: tilt-cli \(command.usage)\n  See 'tilt-cli \(command.name) --help'.\n"
     )
@@ -59,11 +60,18 @@ if let first = arguments.first, !first.hasPrefix("-") {
   if let command = commands.first(where: { $0.name == first }) {
     status = run(command, Array(arguments.dropFirst()))
   } else {
-    printUsageError(UsageError("unknown command '\(first)'"), for: nil)
+    var message = "unknown command '\(first)'"
+    if let near = EditDistance.suggestion(for: first, among: commands.map { $0.name }) {
+      message += "; did you mean '\(near)'?"
+    }
+    printUsageError(UsageError(message), for: nil)
     status = ExitStatus.usage
   }
 } else if arguments == ["-h"] || arguments == ["--help"] {
   print(topLevelHelp, terminator: "")
+  status = ExitStatus.success
+} else if arguments == ["--version"] {
+  print("tilt-cli \(Version.string)")
   status = ExitStatus.success
 } else {
   status = run(DefaultCommand.self, arguments)

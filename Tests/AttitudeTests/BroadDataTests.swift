@@ -1,4 +1,5 @@
 import Foundation
+import TestTools
 import Testing
 
 @testable import Attitude
@@ -56,11 +57,8 @@ import Testing
     return (sum / Double(n)).squareRoot()
   }
 
-  @Test func fusionOnSlowRotationIsFarBetterThanTheLowPass() throws {
-    guard FileManager.default.fileExists(atPath: Self.trial.path) else {
-      print("BROAD data not found at ../shared/data/broad: skipping the real-data check")
-      return
-    }
+  @Test(.needsSharedData("broad/broad_02_undisturbed_slow_rotation_B.csv"))
+  func fusionOnSlowRotationIsFarBetterThanTheLowPass() throws {
     let rows = try Self.rows(seconds: 100)
     var fusion = GyroAccelFusion()
     let fusionError = Self.rmse(rows) { fusion.update($0)!.orientation }

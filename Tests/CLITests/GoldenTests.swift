@@ -1,4 +1,5 @@
 import Foundation
+import TestTools
 import Testing
 
 /// The exact bytes `tilt-cli replay FILE --speed max --format jsonl` prints for
@@ -51,7 +52,7 @@ import Testing
   static let broad02 = "../shared/data/broad/broad02_window36-56s_as_dualsense_motion.evemu"
   static let broad02SHA256 = "ec1b0837365ee6632e3718e1ae71bf0ed877163ae25e666c0f2d8ea461b1fdff"
 
-  @Test(.enabled(if: TiltCLI.hasSharedData, "../shared/data is absent"))
+  @Test(.needsSharedData("broad/broad02_window36-56s_as_dualsense_motion.evemu"))
   func replayOfTheSharedDualSenseRecordingIsPinnedByItsHash() throws {
     let output = try Self.replay(Self.broad02)
     let hash = try TiltCLI.runTool("/usr/bin/sha256sum", ["-"], stdin: output)

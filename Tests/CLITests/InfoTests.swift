@@ -1,4 +1,5 @@
 import Foundation
+import TestTools
 import Testing
 
 /// `tilt-cli info` and `devices` on what this machine has: recordings, and no /dev/input.
@@ -12,9 +13,12 @@ import Testing
     var description: String { file }
   }
 
-  static let cases: [Expected] = [
+  static let bundled: [Expected] = [
     Expected(
-      file: "recordings/demo.evemu", kind: "imu", accel: 8192, gyro: 1024, timestamps: "msc"),
+      file: "recordings/demo.evemu", kind: "imu", accel: 8192, gyro: 1024, timestamps: "msc")
+  ]
+
+  static let shared: [Expected] = [
     Expected(
       file: "../shared/data/broad/broad02_window36-56s_as_dualsense_motion.evemu", kind: "imu",
       accel: 8192, gyro: 1024, timestamps: "msc"),
@@ -32,12 +36,17 @@ import Testing
       gyro: nil, timestamps: "event"),
   ]
 
-  @Test(arguments: cases)
+  @Test(arguments: bundled)
   func reportsKindResolutionsAndClock(expected: Expected) throws {
-    guard expected.file.hasPrefix("recordings/") || TiltCLI.hasSharedData else {
-      print("skipped \(expected.file): ../shared/data is absent")
-      return
-    }
+    try check(expected)
+  }
+
+  @Test(.needsSharedData(), arguments: shared)
+  func reportsKindResolutionsAndClockOfSharedRecordings(expected: Expected) throws {
+    try check(expected)
+  }
+
+  func check(_ expected: Expected) throws {
     let r = try TiltCLI.run(["info", expected.file, "--json"])
     #expect(r.status == 0, "\(r.stderr)")
     let o = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
@@ -47,8 +56,7 @@ import Testing
     #expect(o["timestamps"] as? String == expected.timestamps)
   }
 
-  @Test func textReportOfABroadWindowMeasuresItsRate() throws {
-    guard TiltCLI.hasSharedData else { return }
+  @Test(.needsSharedData()) func textReportOfABroadWindowMeasuresItsRate() throws {
     let r = try TiltCLI.run([
       "info", "../shared/data/broad/broad02_window36-56s_as_dualsense_motion.evemu",
     ])

@@ -1,37 +1,36 @@
 import Foundation
+import TestTools
 import Testing
 
 /// `tilt-cli replay` end to end: the contract checker on every recording,
 /// determinism, and the recording's clock rather than the wall's.
 @Suite struct ReplayTests {
-  static var recordings: [String] {
-    var files = ["recordings/demo.evemu"]
-    if TiltCLI.hasSharedData {
-      files += [
-        "../shared/data/recordings/mad-catz-xbox360-sticks.evemu",
-        "../shared/data/broad/broad02_window36-56s_as_dualsense_motion.evemu",
-        "../shared/data/broad/broad07_window22-42s_as_dualsense_motion.evemu",
-        "../shared/data/broad/broad02_window36-56s_groundtruth.csv",
-      ]
-    } else {
-      print("skipped the shared recordings: ../shared/data is absent")
-    }
-    return files
+  static let sharedRecordings = [
+    "../shared/data/recordings/mad-catz-xbox360-sticks.evemu",
+    "../shared/data/broad/broad02_window36-56s_as_dualsense_motion.evemu",
+    "../shared/data/broad/broad07_window22-42s_as_dualsense_motion.evemu",
+    "../shared/data/broad/broad02_window36-56s_groundtruth.csv",
+  ]
+
+  static let options = [["--every-sample"], [], ["--flip-style", "two-phase"]]
+
+  @Test(.needsShared("tools/check-frames"), arguments: ["recordings/demo.evemu"], options)
+  func framesKeepTheContract(file: String, extra: [String]) throws {
+    try checkContract(file, extra)
   }
 
-  static let checkFrames = TiltCLI.sharedData.deletingLastPathComponent()
-    .appendingPathComponent("tools/check-frames").path
+  @Test(
+    .needsShared("tools/check-frames"), .needsSharedData(), arguments: sharedRecordings, options)
+  func framesOfSharedRecordingsKeepTheContract(file: String, extra: [String]) throws {
+    try checkContract(file, extra)
+  }
 
-  @Test(arguments: recordings, [["--every-sample"], [], ["--flip-style", "two-phase"]])
-  func framesKeepTheContract(file: String, extra: [String]) throws {
+  func checkContract(_ file: String, _ extra: [String]) throws {
     let r = try TiltCLI.run(["replay", file, "--speed", "max", "--format", "jsonl"] + extra)
     #expect(r.status == 0, "\(r.stderr)")
     #expect(!r.stdout.isEmpty)
-    guard FileManager.default.isExecutableFile(atPath: Self.checkFrames) else {
-      print("skipped check-frames: \(Self.checkFrames) is absent")
-      return
-    }
-    let check = try TiltCLI.runTool(Self.checkFrames, ["-"], stdin: r.stdout)
+    let checkFrames = try TestTools.requireShared("tools/check-frames").path
+    let check = try TiltCLI.runTool(checkFrames, ["-"], stdin: r.stdout)
     #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestTools
 
 /// Runs the built `tilt-cli` binary and captures what it prints.
 enum TiltCLI {
@@ -13,12 +14,11 @@ enum TiltCLI {
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
   /// `../shared/data` beside the package, where the third-party data lives.
-  static let sharedData = packageRoot.deletingLastPathComponent().appendingPathComponent(
-    "shared/data")
+  static let sharedData = TestTools.sharedData
 
-  static var hasSharedData: Bool {
-    FileManager.default.fileExists(atPath: sharedData.appendingPathComponent("README.md").path)
-  }
+  /// Whether `../shared/data` is there; tests that need it say so with
+  /// `.needsSharedData()`, so its absence shows as a skip.
+  static var hasSharedData: Bool { TestTools.sharedData("README.md") != nil }
 
   /// The binary beside the test bundle (the same build directory).
   static let binary: URL = {
@@ -35,6 +35,26 @@ enum TiltCLI {
     -> Result
   {
     try runTool(binary.path, arguments, stdin: stdin, in: directory)
+  }
+
+  /// Runs the binary with its standard streams on a terminal (a pseudo-terminal
+  /// made by util-linux's `script`), as a person at a shell would; what it
+  /// prints on both streams comes back as `stdout`.
+  static func runOnTerminal(_ arguments: [String], environment: [String: String] = [:]) throws
+    -> Result
+  {
+    let script = try Tool.script.require()
+    func quoted(_ s: String) -> String {
+      "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+    let assignments = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\(quoted($0.value))" }
+    // The colour variables only as the test gives them.
+    let cleared = ["-u", "NO_COLOR", "-u", "COLORTERM", "-u", "TERM"]
+    let command = (["env"] + cleared + assignments + ([binary.path] + arguments).map(quoted))
+      .joined(separator: " ")
+    var r = try runTool(script, ["-qec", command, "/dev/null"])
+    r.stdout = r.stdout.replacingOccurrences(of: "\r\n", with: "\n")
+    return r
   }
 
   /// Runs any program the same way.

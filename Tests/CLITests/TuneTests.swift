@@ -1,4 +1,5 @@
 import Foundation
+import TestTools
 import Testing
 
 /// `tilt-cli tune`: SPEC §3's JSON, a readable plot, and recommendations that
@@ -69,11 +70,7 @@ import Testing
     return (sum / Double(max(count, 1))).squareRoot()
   }
 
-  @Test func replayGivesTheJitterTheTablePromises() throws {
-    guard TiltCLI.hasSharedData else {
-      print("skipped: ../shared/data is absent")
-      return
-    }
+  @Test(.needsSharedData()) func replayGivesTheJitterTheTablePromises() throws {
     let (recommended, settings) = try tune(["--fusion", "accel"])
     #expect(settings.count >= 10)
     #expect(settings.first?.arguments == recommended.arguments)

@@ -1,4 +1,5 @@
 import Foundation
+import TestTools
 import Testing
 
 @Suite struct UsageTests {
@@ -59,5 +60,113 @@ import Testing
     let r = try TiltCLI.run(["replay"])
     #expect(r.status == 64)
     #expect(r.stderr.hasPrefix("Error: missing FILE"))
+  }
+}
+
+/// Issue 14's first hour at the command line: the version, typos, options
+/// that do not apply, and a page that would flood the terminal.
+@Suite struct FirstHourUsageTests {
+  @Test func versionIsOneLine() throws {
+    let r = try TiltCLI.run(["--version"])
+    #expect(r.status == 0)
+    let version = r.stdout.dropFirst("tilt-cli ".count).dropLast()
+    #expect(r.stdout.hasPrefix("tilt-cli ") && r.stdout.hasSuffix("\n"), "\(r.stdout)")
+    #expect(version.split(separator: ".").count == 3, "\(r.stdout)")
+    #expect(version.allSatisfy { $0.isNumber || $0 == "." }, "\(r.stdout)")
+    #expect(r.stderr.isEmpty)
+    #expect(try TiltCLI.run(["--help"]).stdout.contains("\n  --version "))
+  }
+
+  @Test(arguments: [
+    ("replya", "replay"), ("devics", "devices"), ("lvie", "live"), ("tuen", "tune"),
+    ("infp", "info"), ("recrod", "record"),
+  ])
+  func mistypedCommandSuggestsTheNearestOne(typed: String, meant: String) throws {
+    let r = try TiltCLI.run([typed, "recordings/demo.evemu"])
+    #expect(r.status == 64)
+    #expect(
+      r.stderr
+        == "Error: unknown command '\(typed)'; did you mean '\(meant)'?\nUsage: tilt-cli [<command>] [options]\n  See 'tilt-cli --help'.\n"
+    )
+    #expect(r.stdout.isEmpty)
+  }
+
+  @Test func mistypedOptionSuggestsTheNearestOne() throws {
+    let r = try TiltCLI.run(["replay", "recordings/demo.evemu", "--sped", "max"])
+    #expect(r.status == 64)
+    #expect(r.stderr.hasPrefix("Error: unknown option '--sped'; did you mean '--speed'?\n"))
+  }
+
+  /// Plain `tilt-cli` with a bad option: the top-level help, one space.
+  @Test func defaultCommandErrorPointsAtTheTopLevelHelp() throws {
+    let r = try TiltCLI.run(["--wobble"])
+    #expect(r.status == 64)
+    #expect(
+      r.stderr
+        == "Error: unknown option '--wobble'\nUsage: tilt-cli [<command>] [options]\n  See 'tilt-cli --help'.\n"
+    )
+  }
+
+  @Test(arguments: [
+    (
+      ["--filter", "lowpass", "--beta", "3"],
+      "'--beta' applies only with --filter oneeuro, not with --filter lowpass"
+    ),
+    (
+      ["--filter", "none", "--min-cutoff", "1"],
+      "'--min-cutoff' applies only with --filter oneeuro, not with --filter none"
+    ),
+    (
+      ["--tau", "0.2"],
+      "'--tau' applies only with --filter lowpass, not with --filter oneeuro (the default)"
+    ),
+    (
+      ["--fusion", "accel", "--fusion-tau", "2"],
+      "'--fusion-tau' applies only with --fusion auto or --fusion gyro, not with --fusion accel"
+    ),
+    (
+      ["--flip-on", "none", "--flip-style", "two-phase"],
+      "'--flip-style' applies only with --flip-on button or --flip-on turnover, not with --flip-on none"
+    ),
+  ])
+  func optionsThatDoNotApplyAreUsageErrors(arguments: [String], message: String) throws {
+    for command in [["replay", "recordings/demo.evemu", "--speed", "max"], ["live"], []] {
+      let r = try TiltCLI.run(command + arguments)
+      #expect(r.status == 64, "\(command + arguments)")
+      #expect(r.stderr.hasPrefix("Error: \(message)\n"), "\(r.stderr)")
+      #expect(r.stdout.isEmpty)
+    }
+  }
+
+  @Test(arguments: [
+    ["--filter", "lowpass", "--tau", "0.2"], ["--filter", "oneeuro", "--beta", "3"],
+    ["--min-cutoff", "2"], ["--fusion", "gyro", "--fusion-tau", "2"],
+    ["--flip-on", "turnover", "--flip-style", "two-phase"],
+  ])
+  func optionsThatApplyAreAccepted(arguments: [String]) throws {
+    let r = try TiltCLI.run(
+      ["replay", "recordings/demo.evemu", "--speed", "max", "--format", "jsonl"] + arguments)
+    #expect(r.status == 0, "\(arguments): \(r.stderr)")
+  }
+
+  @Test(.needs(.script)) func htmlOnATerminalAsksForAFile() throws {
+    let r = try TiltCLI.runOnTerminal([
+      "replay", "recordings/demo.evemu", "--speed", "max", "--format", "html",
+    ])
+    #expect(r.status == 64)
+    #expect(
+      r.stdout.hasPrefix(
+        "Error: '--format html' writes a whole page; to open it in a browser, write it to a file with -o FILE.html\n"
+      ), "\(r.stdout.prefix(300))")
+    #expect(!r.stdout.contains("<html"), "the page is not dumped on the terminal")
+  }
+
+  /// On a pipe the page is the output, as before.
+  @Test func htmlOnAPipeIsThePage() throws {
+    let r = try TiltCLI.run([
+      "replay", "recordings/demo.evemu", "--speed", "max", "--format", "html",
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("<html"))
   }
 }

@@ -1,27 +1,11 @@
 import Foundation
+import TestTools
 import Testing
 
 /// What a person sees: the terminal view under tmux, the HTML page in Chromium.
 @Suite struct ViewTests {
-  static func which(_ name: String) -> String? {
-    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
-      let path = "\(dir)/\(name)"
-      if FileManager.default.isExecutableFile(atPath: path) { return path }
-    }
-    return nil
-  }
-
-  /// Fails when a tool that `scripts/test` installs is missing, else skips.
-  static func require(_ name: String) -> String? {
-    if let path = which(name) { return path }
-    let required = ProcessInfo.processInfo.environment["TILT_REQUIRE_TOOLS"] == "1"
-    if required { Issue.record("\(name) is not installed; scripts/test installs it") }
-    print("skipped: \(name) is not installed")
-    return nil
-  }
-
-  @Test func terminalViewDrawsTheCardAndQuitsCleanly() throws {
-    guard let tmux = Self.require("tmux") else { return }
+  @Test(.needs(.tmux)) func terminalViewDrawsTheCardAndQuitsCleanly() throws {
+    let tmux = try Tool.tmux.require()
     let socket = "tilt-view-\(getpid())"
     let status = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).status")
     try? FileManager.default.removeItem(at: status)
@@ -69,8 +53,8 @@ import Testing
     #expect(!after.contains("FRONT"), "the terminal is restored (main screen back):\n\(after)")
   }
 
-  @Test func htmlPageShowsFrontThenBackNeverMirrored() throws {
-    guard Self.require("chromium") != nil else { return }
+  @Test(.needs(.chromium)) func htmlPageShowsFrontThenBackNeverMirrored() throws {
+    _ = try Tool.chromium.require()
     let page = FileManager.default.temporaryDirectory.appendingPathComponent(
       "tilt-demo-\(getpid()).html")
     defer { try? FileManager.default.removeItem(at: page) }

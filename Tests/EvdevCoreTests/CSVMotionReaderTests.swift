@@ -1,4 +1,5 @@
 import Foundation
+import TestTools
 import Testing
 
 @testable import EvdevCore
@@ -135,11 +136,14 @@ import Testing
     #expect(error?.description == "\(path):1: not a CSV log (binary data at line 1)")
   }
 
-  @Test(arguments: [
-    "broad/broad02_window36-56s_groundtruth.csv", "broad/broad_02_undisturbed_slow_rotation_B.csv",
-  ])
+  @Test(
+    .needsSharedData("broad"),
+    arguments: [
+      "broad/broad02_window36-56s_groundtruth.csv",
+      "broad/broad_02_undisturbed_slow_rotation_B.csv",
+    ])
   func readsBroadLogs(file: String) throws {
-    guard let path = TestData.path(file) else { return }
+    let path = try TestData.path(file)
     let reader = try CSVMotionReader(path: path)
     #expect(reader.hasGyroscope)
     #expect(reader.hasGroundTruth)

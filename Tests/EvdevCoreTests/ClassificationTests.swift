@@ -1,3 +1,4 @@
+import TestTools
 import Testing
 
 @testable import EvdevCore
@@ -214,19 +215,23 @@ enum FakeDevices {
     #expect(profile.reason.contains("ABS_Y has no valid range"))
   }
 
-  @Test func recordingsInTheSharedDataClassify() throws {
-    if let path = TestData.path("recordings/mad-catz-xbox360-sticks.evemu") {
+  @Test(.needsSharedData()) func recordingsInTheSharedDataClassify() throws {
+    do {
+      let path = try TestData.path("recordings/mad-catz-xbox360-sticks.evemu")
       #expect(DeviceProfile.classify(try EvemuReader(path: path).info).kind == .joystick)
     }
-    if let path = TestData.path("recordings/sony-ps3-controller.desc") {
+    do {
+      let path = try TestData.path("recordings/sony-ps3-controller.desc")
       #expect(DeviceProfile.classify(try EvemuReader(path: path).info).kind == .joystick)
     }
-    if let path = TestData.path("recordings/nintendo-wiimote.desc") {
+    do {
+      let path = try TestData.path("recordings/nintendo-wiimote.desc")
       let profile = DeviceProfile.classify(try EvemuReader(path: path).info)
       #expect(profile.kind == .unsupported)
       #expect(profile.reason.contains("keys or buttons only"))
     }
-    if let path = TestData.path("broad/broad02_window36-56s_as_dualsense_motion.evemu") {
+    do {
+      let path = try TestData.path("broad/broad02_window36-56s_as_dualsense_motion.evemu")
       let profile = DeviceProfile.classify(try EvemuReader(path: path).info)
       #expect(profile.kind == .imu)
       #expect(profile.accelResolution == 8192)

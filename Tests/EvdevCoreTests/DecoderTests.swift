@@ -1,4 +1,5 @@
 import Foundation
+import TestTools
 import Testing
 
 @testable import EvdevCore
@@ -154,10 +155,9 @@ func close(_ a: SIMD3<Double>?, _ b: SIMD3<Double>, tolerance: Double = 1e-9) ->
     #expect(decoder.decode(b.frame([(key, 30, 1)])) == nil)
   }
 
-  @Test func broadRecordingDecodesToAboutOneG() throws {
-    guard let path = TestData.path("broad/broad02_window36-56s_as_dualsense_motion.evemu") else {
-      return
-    }
+  @Test(.needsSharedData("broad/broad02_window36-56s_as_dualsense_motion.evemu"))
+  func broadRecordingDecodesToAboutOneG() throws {
+    let path = try TestData.path("broad/broad02_window36-56s_as_dualsense_motion.evemu")
     let reader = try EvemuReader(path: path)
     var decoder = SampleDecoder(profile: .classify(reader.info))
     var count = 0

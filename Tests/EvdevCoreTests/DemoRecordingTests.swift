@@ -1,4 +1,5 @@
 import Foundation
+import TestTools
 import Testing
 
 @testable import EvdevCore
@@ -76,18 +77,21 @@ import Testing
 
   /// libevemu (what evemu-play and evemu-device use) reads the bundled demo
   /// as this project does.
-  @Test func libevemuReadsTheDemo() throws {
-    guard let checker = LibevemuChecker.build() else { return }
+  @Test(.needs(.cc), .needs(.evemu)) func libevemuReadsTheDemo() throws {
+    let checker = try LibevemuChecker.build()
     #expect(try checker.run(Self.path) == LibevemuChecker.expectedOutput(Self.path))
   }
 
   /// And the shared recordings, old format included.
-  @Test(arguments: [
-    "recordings/mad-catz-xbox360-sticks.evemu", "recordings/sony-ps3-controller.desc",
-    "broad/broad07_window22-42s_as_dualsense_motion.evemu",
-  ])
+  @Test(
+    .needs(.cc), .needs(.evemu), .needsSharedData(),
+    arguments: [
+      "recordings/mad-catz-xbox360-sticks.evemu", "recordings/sony-ps3-controller.desc",
+      "broad/broad07_window22-42s_as_dualsense_motion.evemu",
+    ])
   func libevemuAgreesOnSharedRecordings(file: String) throws {
-    guard let path = TestData.path(file), let checker = LibevemuChecker.build() else { return }
+    let path = try TestData.path(file)
+    let checker = try LibevemuChecker.build()
     #expect(try checker.run(path) == LibevemuChecker.expectedOutput(path))
   }
 

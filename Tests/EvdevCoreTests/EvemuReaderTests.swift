@@ -1,10 +1,12 @@
+import TestTools
 import Testing
 
 @testable import EvdevCore
 
 @Suite struct EvemuReaderTests {
-  @Test func readsXboxRecording() throws {
-    guard let path = TestData.path("recordings/mad-catz-xbox360-sticks.evemu") else { return }
+  @Test(.needsSharedData("recordings/mad-catz-xbox360-sticks.evemu"))
+  func readsXboxRecording() throws {
+    let path = try TestData.path("recordings/mad-catz-xbox360-sticks.evemu")
     let reader = try EvemuReader(path: path)
     #expect(reader.info.name == "Mad Catz Wired Xbox 360 Controller")
     #expect(reader.info.id == DeviceID(bustype: 3, vendor: 0x738, product: 0x4716, version: 0x410))
@@ -32,12 +34,14 @@ import Testing
     #expect(reader.backwardSteps == 0)
   }
 
-  @Test(arguments: [
-    ("broad/broad02_window36-56s_as_dualsense_motion.evemu", 43635, 5714),
-    ("broad/broad07_window22-42s_as_dualsense_motion.evemu", 44375, 5714),
-  ])
+  @Test(
+    .needsSharedData("broad"),
+    arguments: [
+      ("broad/broad02_window36-56s_as_dualsense_motion.evemu", 43635, 5714),
+      ("broad/broad07_window22-42s_as_dualsense_motion.evemu", 44375, 5714),
+    ])
   func readsBroadRecordings(file: String, events: Int, reports: Int) throws {
-    guard let path = TestData.path(file) else { return }
+    let path = try TestData.path(file)
     let reader = try EvemuReader(path: path)
     #expect(reader.info.name == "DualSense Wireless Controller Motion Sensors")
     #expect(reader.info.id.vendor == 0x054c)
@@ -54,8 +58,9 @@ import Testing
     #expect(frames == reports)
   }
 
-  @Test func readsOldDescriptionWithFourFieldAbsLines() throws {
-    guard let path = TestData.path("recordings/sony-ps3-controller.desc") else { return }
+  @Test(.needsSharedData("recordings/sony-ps3-controller.desc"))
+  func readsOldDescriptionWithFourFieldAbsLines() throws {
+    let path = try TestData.path("recordings/sony-ps3-controller.desc")
     let reader = try EvemuReader(path: path)
     #expect(reader.formatVersion == (1, 0))
     #expect(reader.info.name == "Sony PLAYSTATION(R)3 Controller")
@@ -66,8 +71,9 @@ import Testing
     #expect(try reader.nextFrame() == nil)
   }
 
-  @Test func readsWiimoteDescription() throws {
-    guard let path = TestData.path("recordings/nintendo-wiimote.desc") else { return }
+  @Test(.needsSharedData("recordings/nintendo-wiimote.desc"))
+  func readsWiimoteDescription() throws {
+    let path = try TestData.path("recordings/nintendo-wiimote.desc")
     let reader = try EvemuReader(path: path)
     #expect(reader.info.name == "Nintendo Wiimote")
     #expect(reader.info.id.bustype == 5)

@@ -1,4 +1,5 @@
 import Foundation
+import TestTools
 import Testing
 
 @testable import EvdevCore
@@ -8,13 +9,11 @@ import Testing
 enum TestData {
   static let root = "../shared/data"
 
-  /// The path of a shared data file, or nil (with a printed note) when the
-  /// data is not there.
-  static func path(_ relative: String) -> String? {
-    let path = "\(root)/\(relative)"
-    if FileManager.default.fileExists(atPath: path) { return path }
-    print("skipping: \(path) is absent (the shared reference data is not installed)")
-    return nil
+  /// The path of a shared data file, for a test with `.needsSharedData(…)`;
+  /// throws (the test fails) when it is absent.
+  static func path(_ relative: String) throws -> String {
+    _ = try TestTools.requireShared("data/" + relative)
+    return "\(root)/\(relative)"
   }
 
   /// A fresh scratch directory.

@@ -1,4 +1,5 @@
 import Foundation
+import TestTools
 import Testing
 
 @testable import EvdevCore
@@ -129,8 +130,8 @@ import Testing
 
   /// libevemu's own parser reads what the writer wrote: the same description
   /// and the same events.
-  @Test func libevemuParsesTheOutput() throws {
-    guard let checker = LibevemuChecker.build() else { return }
+  @Test(.needs(.cc), .needs(.evemu)) func libevemuParsesTheOutput() throws {
+    let checker = try LibevemuChecker.build()
     let path = TestData.scratchDirectory() + "/c.evemu"
     let writer = try EvemuWriter(path: path, info: Self.info)
     for frame in Self.frames() { try writer.write(frame) }
@@ -171,28 +172,21 @@ struct LibevemuChecker {
     }
     """#
 
-  /// Compiles the checker, or nil (with a note) without `cc` or libevemu.
-  static func build() -> LibevemuChecker? {
-    guard FileManager.default.fileExists(atPath: "/usr/include/evemu.h") else {
-      print("skipping: libevemu-dev is not installed (/usr/include/evemu.h)")
-      return nil
-    }
+  /// Compiles the checker, in a test with `.needs(.cc)` and `.needs(.evemu)`;
+  /// throws when either is missing or the checker does not compile.
+  static func build() throws -> LibevemuChecker {
+    try Header.evemu.require()
+    let compiler = try Tool.cc.require()
     let dir = TestData.scratchDirectory()
     let source = dir + "/check.c"
     let binary = dir + "/check"
     try? Self.source.write(toFile: source, atomically: true, encoding: .utf8)
     let cc = Process()
-    cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    cc.arguments = ["cc", "-o", binary, source, "-levemu"]
-    do { try cc.run() } catch {
-      print("skipping: no C compiler to build the libevemu checker")
-      return nil
-    }
+    cc.executableURL = URL(fileURLWithPath: compiler)
+    cc.arguments = ["-o", binary, source, "-levemu"]
+    try cc.run()
     cc.waitUntilExit()
-    guard cc.terminationStatus == 0 else {
-      print("skipping: the libevemu checker did not compile")
-      return nil
-    }
+    try #require(cc.terminationStatus == 0, "the libevemu checker did not compile (\(source))")
     return LibevemuChecker(binary: binary)
   }
 

@@ -1,27 +1,18 @@
 import Foundation
+import TestTools
 import Testing
 
 @testable import TiltCard
 
 /// Runs `Tests/browser/check-html` on a page of scripted frames, in a real
-/// headless Chromium when one is installed (skipped with a message otherwise).
+/// headless Chromium (a skip without one, a failure under TILT_REQUIRE_TOOLS=1).
 @Suite struct BrowserCheckTests {
   typealias S = TestSupport
 
-  func chromium() -> String? {
-    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
-      for name in ["chromium", "chromium-browser", "google-chrome"] {
-        let path = "\(dir)/\(name)"
-        if FileManager.default.isExecutableFile(atPath: path) { return path }
-      }
-    }
-    print("skipped: no Chromium on PATH (apt-get install chromium)")
-    return nil
-  }
-
-  @Test(arguments: [false, true])
+  @Test(.needs(.chromium, .python3), arguments: [false, true])
   func frontThenBackUnmirrored(twoPhase: Bool) throws {
-    guard chromium() != nil, S.python3() != nil else { return }
+    _ = try Tool.chromium.require()
+    _ = try S.python3()
     var config = CardConfiguration()
     config.flipStyle = twoPhase ? .twoPhase : .spring
     var session = CardSession(configuration: config)

@@ -1,5 +1,6 @@
 import Attitude
 import Foundation
+import TestTools
 import Testing
 
 @testable import TiltCard
@@ -9,23 +10,20 @@ import Testing
 @Suite struct FrameContractTests {
   typealias S = TestSupport
 
-  /// Runs check-frames on `frames`; nil (with a message) when it can't run.
+  /// Runs check-frames on `frames`, in a test with `.needs(.python3)` and
+  /// `.needsShared("tools/check-frames")`.
   func checkFrames(_ frames: [CardFrame], cardSize: String = "340x220") throws -> (
     status: Int32, output: String
-  )? {
-    guard let python = S.python3() else { return nil }
-    let tool = S.packageRoot.appendingPathComponent("../shared/tools/check-frames").standardized
-    guard FileManager.default.fileExists(atPath: tool.path) else {
-      print("skipped: ../shared/tools/check-frames is absent")
-      return nil
-    }
+  ) {
+    let python = try S.python3()
+    let tool = try TestTools.requireShared("tools/check-frames")
     var bytes: [UInt8] = []
     let encoder = JSONLFrameEncoder()
     for f in frames { encoder.encode(f, into: &bytes) }
     return try S.run(python, [tool.path, "-", "--card-size", cardSize], stdin: Data(bytes))
   }
 
-  @Test(arguments: [false, true])
+  @Test(.needs(.python3), .needsShared("tools/check-frames"), arguments: [false, true])
   func scriptedFlipsPassCheckFrames(twoPhase: Bool) throws {
     var config = CardConfiguration()
     config.flipStyle = twoPhase ? .twoPhase : .spring
@@ -37,26 +35,29 @@ import Testing
       if i == 100 || i == 140 || i == 400 { frames += session.perform(.flip, at: t + 0.001) }
     }
     frames += session.finish()
-    guard let (status, output) = try checkFrames(frames) else { return }
+    let (status, output) = try checkFrames(frames)
     #expect(status == 0, "\(output)")
     #expect(output.contains("\(frames.count) frames, all hold"))
   }
 
   /// The checker does fail on a mirrored face: the test above can fail.
-  @Test func checkFramesRejectsAMirroredFace() throws {
+  @Test(.needs(.python3), .needsShared("tools/check-frames"))
+  func checkFramesRejectsAMirroredFace() throws {
     var session = CardSession(configuration: CardConfiguration())
     var frame = session.finish()[0]
     frame.transform[0, 0] = -1
-    guard let (status, output) = try checkFrames([frame]) else { return }
+    let (status, output) = try checkFrames([frame])
     #expect(status == 1)
     #expect(output.contains("mirrored"))
   }
 
   /// Real motion: the BROAD optical ground truth (trials 02 and 07 windows),
   /// reference-relative, with flips every 1.3 s, card size 300x300 too.
-  @Test(arguments: ["broad02_window36-56s_groundtruth.csv", "broad07_window22-42s_groundtruth.csv"])
+  @Test(
+    .needs(.python3), .needsShared("tools/check-frames"), .needsSharedData("broad"),
+    arguments: ["broad02_window36-56s_groundtruth.csv", "broad07_window22-42s_groundtruth.csv"])
   func realMotionPassesCheckFrames(file: String) throws {
-    guard let url = S.sharedData("broad/" + file) else { return }
+    let url = try S.sharedData("broad/" + file)
     let motions = try Self.groundTruth(url)
     #expect(motions.count > 1000)
     for size in [(340.0, 220.0), (300.0, 300.0)] {
@@ -75,9 +76,8 @@ import Testing
       }
       frames += session.finish()
       #expect(frames.contains { $0.face == .back } && frames.contains { $0.face == .front })
-      guard
-        let (status, output) = try checkFrames(frames, cardSize: "\(Int(size.0))x\(Int(size.1))")
-      else { return }
+      let (status, output) = try checkFrames(
+        frames, cardSize: "\(Int(size.0))x\(Int(size.1))")
       #expect(status == 0, "\(file): \(output)")
     }
   }

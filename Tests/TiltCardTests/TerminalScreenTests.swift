@@ -1,4 +1,5 @@
 import Foundation
+import TestTools
 import Testing
 
 @testable import TiltCard
@@ -8,17 +9,8 @@ import Testing
 @Suite struct TerminalScreenTests {
   typealias S = TestSupport
 
-  func tmux() -> String? {
-    for path in ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"]
-    where FileManager.default.isExecutableFile(atPath: path) {
-      return path
-    }
-    print("skipped: tmux is not installed")
-    return nil
-  }
-
-  @Test func tmuxShowsTheRenderedScreen() throws {
-    guard let tmux = tmux() else { return }
+  @Test(.needs(.tmux)) func tmuxShowsTheRenderedScreen() throws {
+    let tmux = try Tool.tmux.require()
     let motion = S.motion(at: 2, pitch: 0.1, roll: 0.2)
     let config = CardConfiguration()
     let frame = CardFrame(

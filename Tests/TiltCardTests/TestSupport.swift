@@ -1,5 +1,6 @@
 import Attitude
 import Foundation
+import TestTools
 
 @testable import TiltCard
 
@@ -9,14 +10,9 @@ enum TestSupport {
   static let packageRoot: URL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-  /// `../shared/data` relative to the package root, or nil with a message when absent.
-  static func sharedData(_ relative: String) -> URL? {
-    let url = packageRoot.appendingPathComponent("../shared/data/" + relative).standardized
-    guard FileManager.default.fileExists(atPath: url.path) else {
-      print("skipped: ../shared/data/\(relative) is absent")
-      return nil
-    }
-    return url
+  /// `../shared/data/RELATIVE`, for a test with `.needsSharedData(…)`; throws when absent.
+  static func sharedData(_ relative: String) throws -> URL {
+    try TestTools.requireShared("data/" + relative)
   }
 
   /// Motion with this tilt (radians) at `time`.
@@ -31,15 +27,8 @@ enum TestSupport {
   static func degrees(_ radians: Double) -> Double { radians * 180 / .pi }
   static func radians(_ degrees: Double) -> Double { degrees * .pi / 180 }
 
-  /// The path of python3, or nil with a message.
-  static func python3() -> String? {
-    for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
-      let path = "\(dir)/python3"
-      if FileManager.default.isExecutableFile(atPath: path) { return path }
-    }
-    print("skipped: python3 is not on PATH")
-    return nil
-  }
+  /// The path of python3, for a test with `.needs(.python3)`; throws when missing.
+  static func python3() throws -> String { try Tool.python3.require() }
 
   /// Runs a program, returns its exit status and standard output (empty
   /// without `capture`, for programs that leave a daemon holding the pipe).

@@ -1,3 +1,4 @@
+import Evdev
 import Tilt
 
 /// Plain `tilt-cli`: live from the first motion device, else the bundled demo.
@@ -18,11 +19,59 @@ enum DefaultCommand: Command {
     if let device = DeviceChoice.firstMotionDeviceIfAny() {
       return try LiveCommand.live(options: options, devicePath: device, wait: false)
     }
-    StandardError.write(
-      "tilt-cli: no motion device found (see 'tilt-cli devices'); playing the bundled demo.\n")
+    let notice = DemoNotice(
+      unreadable: DeviceListing.scan().entries.compactMap { entry in
+        guard case .permissionDenied = entry.device.openError else { return nil }
+        return UnreadableDevice(path: entry.device.path)
+      })
+    // Before the view: on a terminal it is there again when the view ends.
+    StandardError.write("tilt-cli: \(notice.message)\n")
     let configuration = try options.tiltConfiguration()
     return try ReplayCommand.play(
       DemoMotionSource(configuration: configuration), options: options,
-      configuration: configuration, speed: 1)
+      configuration: configuration, speed: 1, title: notice.heading)
+  }
+}
+
+/// Why plain `tilt-cli` plays the bundled demo, for standard error and for the
+/// view's heading (the full-screen view hides what was printed before it).
+struct DemoNotice {
+  /// The nodes that could not be opened for lack of permission.
+  var unreadable: [UnreadableDevice]
+
+  /// The unreadable nodes that may be motion devices: those udev calls one,
+  /// or all of them when udev says nothing about any.
+  var suspects: [UnreadableDevice] {
+    let motion = unreadable.filter { $0.isMotionDevice == true }
+    return motion.isEmpty ? unreadable.filter { $0.isMotionDevice == nil } : motion
+  }
+
+  static let fix =
+    "add your user to the 'input' group (sudo usermod -aG input $USER, then log in again) "
+    + "or add a udev rule: KERNEL==\"event*\", SUBSYSTEM==\"input\", TAG+=\"uaccess\""
+
+  var message: String {
+    let suspects = suspects
+    guard !suspects.isEmpty else {
+      return "no motion device found (see 'tilt-cli devices'); playing the bundled demo."
+    }
+    let names = suspects.map { d in d.name.map { "\(d.path) (\($0))" } ?? d.path }
+      .joined(separator: ", ")
+    let what =
+      suspects.allSatisfy { $0.isMotionDevice == true }
+      ? (suspects.count == 1 ? "the motion device" : "the motion devices")
+      : (suspects.count == 1 ? "the input device" : "the input devices")
+    return "cannot read \(what) \(names): permission denied. To use "
+      + (suspects.count == 1 ? "it" : "them") + ", \(Self.fix). Playing the bundled demo."
+  }
+
+  /// The view's first line.
+  var heading: String {
+    let suspects = suspects
+    guard !suspects.isEmpty else {
+      return "Demo: the bundled recording (no motion device found; see 'tilt-cli devices')"
+    }
+    let count = suspects.count == 1 ? "1 device" : "\(suspects.count) devices"
+    return "Demo: the bundled recording (\(count) not readable: permission denied; q shows the fix)"
   }
 }

@@ -41,10 +41,10 @@ enum ReplayCommand: Command {
   /// join a paced replay. A reader that goes away ends it quietly.
   static func play(
     _ source: any MotionSource, options: PipelineOptions, configuration: TiltConfiguration,
-    speed: Double?
+    speed: Double?, title: String = "tilt"
   ) throws -> Int32 {
     ignoreBrokenPipe()
-    let sink = try options.makeSink(card: configuration.card, title: "tilt")
+    let sink = try options.makeSink(card: configuration.card, title: title)
     let pipeline = TiltPipeline(
       configuration: configuration, hasGyroscope: source.hasGyroscope, sink: sink)
     let player = RecordingPlayer(pipeline: pipeline)

@@ -23,7 +23,9 @@ extension PipelineOptions {
       if let output {
         throw UsageError("'--format tty' draws on the terminal; it can't go to '\(output)'")
       }
-      return try TerminalSink(renderer: TerminalRenderer(configuration: card))
+      let colors = TerminalRenderer.ColorMode(environment: ProcessInfo.processInfo.environment)
+      return try TerminalSink(
+        renderer: TerminalRenderer(configuration: card, colorMode: colors, heading: title))
     }
   }
 }

@@ -62,7 +62,11 @@ struct CommandLineArguments {
           index += 1
         }
       } else {
-        throw UsageError("unknown option '--\(name)'")
+        var message = "unknown option '--\(name)'"
+        if let near = EditDistance.suggestion(for: name, among: spec.options.union(spec.flags)) {
+          message += "; did you mean '--\(near)'?"
+        }
+        throw UsageError(message)
       }
     }
   }

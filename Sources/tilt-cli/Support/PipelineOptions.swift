@@ -57,6 +57,17 @@ struct PipelineOptions {
   ]
   static let flagOptions: Set<String> = ["every-sample", "reduce-motion"]
 
+  /// Options that apply only with some values of another option, and which:
+  /// `--beta` tunes the One Euro filter, so it needs `--filter oneeuro`.
+  static let applicability:
+    [(option: String, needs: String, values: Set<String>, current: (PipelineOptions) -> String)] = [
+      ("tau", "filter", ["lowpass"], { $0.filter.rawValue }),
+      ("min-cutoff", "filter", ["oneeuro"], { $0.filter.rawValue }),
+      ("beta", "filter", ["oneeuro"], { $0.filter.rawValue }),
+      ("fusion-tau", "fusion", ["auto", "gyro"], { $0.fusion.rawValue }),
+      ("flip-style", "flip-on", ["button", "turnover"], { $0.flipOn.rawValue }),
+    ]
+
   static let help = """
       --format jsonl|tty|html Output: frames as JSON lines, a live terminal view, or one
                               HTML page (default: tty on a terminal, else jsonl).
@@ -121,6 +132,19 @@ struct PipelineOptions {
         throw UsageError("'--card-size' needs WIDTHxHEIGHT in points, like 340x220, not '\(size)'")
       }
       (cardWidth, cardHeight) = (w, h)
+    }
+    for rule in Self.applicability where a.string(rule.option) != nil {
+      let value = rule.current(self)
+      guard !rule.values.contains(value) else { continue }
+      let given = a.string(rule.needs) == nil ? " (the default)" : ""
+      let wanted = rule.values.sorted().map { "--\(rule.needs) \($0)" }.joined(separator: " or ")
+      throw UsageError(
+        "'--\(rule.option)' applies only with \(wanted), not with --\(rule.needs) \(value)\(given)")
+    }
+    if format == .html, output == nil, StandardOutput.isTerminal {
+      throw UsageError(
+        "'--format html' writes a whole page; to open it in a browser, write it to a file with -o FILE.html"
+      )
     }
   }
 }

@@ -1,0 +1,113 @@
+import Foundation
+import TestTools
+import Testing
+
+/// Issue 14's first hour in the terminal view, through the built binary on a
+/// pseudo-terminal: colours as the terminal allows, and plain `tilt-cli`
+/// saying in the view that it plays the demo, and why.
+@Suite struct FirstHourViewTests {
+  /// The parameters of every SGR sequence (`ESC [ … m`) in `text`, in one pass.
+  static func sgr(_ text: String) -> Set<String> {
+    var found: Set<String> = []
+    let bytes = Array(text.utf8)
+    var i = 0
+    while i + 1 < bytes.count {
+      guard bytes[i] == 0x1B, bytes[i + 1] == UInt8(ascii: "[") else {
+        i += 1
+        continue
+      }
+      var end = i + 2
+      while end < bytes.count, !(0x40...0x7E).contains(bytes[end]) { end += 1 }
+      if end < bytes.count, bytes[end] == UInt8(ascii: "m") {
+        found.insert(String(decoding: bytes[(i + 2)..<end], as: UTF8.self))
+      }
+      i = end + 1
+    }
+    return found
+  }
+
+  static let replay = ["replay", "recordings/demo.evemu", "--format", "tty", "--speed", "max"]
+
+  @Test(.needs(.script)) func noColorMeansNoColourEscapes() throws {
+    let r = try TiltCLI.runOnTerminal(
+      Self.replay,
+      environment: ["NO_COLOR": "1", "TERM": "xterm-256color", "COLORTERM": "truecolor"])
+    #expect(r.status == 0, "\(r.stdout.suffix(300))")
+    #expect(r.stdout.contains("FRONT") && r.stdout.contains("█"), "the card is drawn")
+    // The terminal's own reset on leaving the view is no colour.
+    #expect(Self.sgr(r.stdout).subtracting(["0"]).isEmpty, "\(Self.sgr(r.stdout))")
+  }
+
+  @Test(.needs(.script)) func linuxConsoleGetsTheEightColours() throws {
+    let r = try TiltCLI.runOnTerminal(Self.replay, environment: ["TERM": "linux"])
+    #expect(r.status == 0, "\(r.stdout.suffix(300))")
+    let codes = Self.sgr(r.stdout)
+    #expect(codes.contains("34") || codes.contains("44"), "the blue front: \(codes)")
+    for code in codes {
+      let n = Int(code) ?? -1
+      #expect([0, 2, 49].contains(n) || (30...37).contains(n) || (40...47).contains(n), "\(code)")
+    }
+  }
+
+  @Test(
+    .needs(.script),
+    arguments: [
+      (["TERM": "xterm-256color"], "38;5;", "38;2;"),
+      (["TERM": "xterm-256color", "COLORTERM": "truecolor"], "38;2;", "38;5;"),
+    ])
+  func colourDepthFollowsTheTerminal(environment: [String: String], has: String, hasNot: String)
+    throws
+  {
+    let r = try TiltCLI.runOnTerminal(Self.replay, environment: environment)
+    #expect(r.status == 0)
+    #expect(r.stdout.contains("\u{1B}[\(has)"))
+    #expect(!r.stdout.contains("\u{1B}[\(hasNot)"))
+  }
+
+  /// The notice is in the view, not only printed before the screen hides it.
+  @Test(.needs(.script)) func plainTiltCLISaysInTheViewThatItPlaysTheDemo() throws {
+    let r = try TiltCLI.runOnTerminal([], environment: ["TERM": "xterm-256color"])
+    #expect(r.status == 0, "\(r.stdout.suffix(300))")
+    let view = try #require(r.stdout.range(of: "\u{1B}[?1049h"), "the view was entered")
+    let before = r.stdout[..<view.lowerBound]
+    let inView = r.stdout[view.upperBound...]
+    #expect(
+      before.contains("no motion device found (see 'tilt-cli devices'); playing the bundled demo."))
+    #expect(
+      inView.contains(
+        "\u{1B}[HDemo: the bundled recording (no motion device found; see 'tilt-cli devices')"),
+      "the heading is the first line of every frame")
+  }
+
+  /// Event nodes the user may not read: named, with the fix, then the demo.
+  @Test(
+    .needs(.setpriv),
+    .enabled(if: getuid() == 0, "needs root, to run tilt-cli as nobody (setpriv)"))
+  func unreadableDevicesAreNamedWithTheFix() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "tilt-unreadable-\(getpid())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    for node in ["event3", "event12"] {
+      let path = dir.appendingPathComponent(node).path
+      FileManager.default.createFile(atPath: path, contents: Data())
+      chmod(path, 0o000)
+    }
+    chmod(dir.path, 0o755)
+    let r = try TiltCLI.runTool(
+      try Tool.setpriv.require(),
+      [
+        "--reuid=65534", "--regid=65534", "--clear-groups", "env", "TILT_INPUT_DIR=\(dir.path)",
+        TiltCLI.binary.path, "--format", "jsonl",
+      ])
+    #expect(r.status == 0, "the demo plays: \(r.stderr)")
+    #expect(
+      r.stderr
+        == "tilt-cli: cannot read the input devices \(dir.path)/event3, \(dir.path)/event12: "
+        + "permission denied. To use them, add your user to the 'input' group "
+        + "(sudo usermod -aG input $USER, then log in again) or add a udev rule: "
+        + "KERNEL==\"event*\", SUBSYSTEM==\"input\", TAG+=\"uaccess\". Playing the bundled demo.\n")
+    #expect(!r.stderr.contains("no motion device found"))
+    #expect(r.stdout.hasPrefix("{\"t\":0.000000,"), "then the demo's frames")
+  }
+}

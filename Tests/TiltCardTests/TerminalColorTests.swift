@@ -1,0 +1,112 @@
+import Attitude
+import Foundation
+import Testing
+
+@testable import TiltCard
+
+/// Issue 14: the terminal view honours `NO_COLOR` and low-colour terminals,
+/// the mode decided once from the environment and passed in as a value.
+@Suite struct TerminalColorTests {
+  typealias Mode = TerminalRenderer.ColorMode
+
+  @Test(arguments: [
+    (["NO_COLOR": "1", "TERM": "xterm-256color", "COLORTERM": "truecolor"], Mode.none),
+    (["NO_COLOR": "", "TERM": "xterm-256color"], .palette256),
+    (["TERM": "dumb"], .none),
+    ([:], .none),
+    (["TERM": "linux"], .palette16),
+    (["TERM": "vt220"], .palette16),
+    (["TERM": "xterm"], .palette16),
+    (["TERM": "screen"], .palette16),
+    (["TERM": "xterm-256color"], .palette256),
+    (["TERM": "tmux-256color"], .palette256),
+    (["TERM": "xterm-256color", "COLORTERM": "truecolor"], .trueColor),
+    (["TERM": "xterm", "COLORTERM": "24bit"], .trueColor),
+    (["TERM": "xterm-direct"], .trueColor),
+    (["TERM": "linux", "COLORTERM": "TrueColor"], .trueColor),
+  ])
+  func modeFromTheEnvironment(environment: [String: String], mode: Mode) {
+    #expect(Mode(environment: environment) == mode)
+  }
+
+  func frame(flip: Double = 0) -> CardFrame {
+    let motion = TestSupport.motion(at: 1, pitch: 0.2, roll: -0.1)
+    let config = CardConfiguration()
+    return CardFrame(
+      t: 1, motion: motion, pose: CardPose(attitude: motion.attitude, configuration: config),
+      flipAngle: flip, flipped: flip > 90, state: .active, configuration: config)
+  }
+
+  /// The parameters of every SGR sequence (`ESC [ … m`) in `text`, in one pass.
+  func sgr(_ text: String) -> Set<String> {
+    var found: Set<String> = []
+    let bytes = Array(text.utf8)
+    var i = 0
+    while i + 1 < bytes.count {
+      guard bytes[i] == 0x1B, bytes[i + 1] == UInt8(ascii: "[") else {
+        i += 1
+        continue
+      }
+      var end = i + 2
+      while end < bytes.count, !(0x40...0x7E).contains(bytes[end]) { end += 1 }
+      if end < bytes.count, bytes[end] == UInt8(ascii: "m") {
+        found.insert(String(decoding: bytes[(i + 2)..<end], as: UTF8.self))
+      }
+      i = end + 1
+    }
+    return found
+  }
+
+  @Test(arguments: [0.0, 180.0])
+  func noColorHasNoColourEscapesAndStillShowsTheCard(flip: Double) {
+    let renderer = TerminalRenderer(configuration: CardConfiguration(), colorMode: .none)
+    let screen = renderer.render(frame(flip: flip), columns: 80, rows: 24)
+    #expect(sgr(screen).isEmpty, "no SGR at all: \(Set(sgr(screen)))")
+    #expect(screen.contains("█"), "the card is drawn in blocks")
+    #expect(screen.contains(flip == 0 ? "FRONT" : "BACK"))
+    #expect(screen.contains("pitch +11.5°"))
+    #expect(screen.contains("q quit"))
+  }
+
+  @Test func sixteenColoursUseOnlyTheEightAnsiColours() {
+    let renderer = TerminalRenderer(configuration: CardConfiguration(), colorMode: .palette16)
+    for flip in [0.0, 180.0] {
+      let codes = Set(sgr(renderer.render(frame(flip: flip), columns: 80, rows: 24)))
+      #expect(!codes.isEmpty)
+      for code in codes {
+        let ok =
+          ["0", "2", "49"].contains(code)
+          || (Int(code).map { (30...37).contains($0) || (40...47).contains($0) } ?? false)
+        #expect(ok, "'\(code)' is an 8-colour SGR")
+      }
+    }
+  }
+
+  /// The faces keep their hue when shaded: blue front, cyan back, a yellow marker.
+  @Test func facesKeepTheirHueInSixteenColours() {
+    typealias R = TerminalRenderer
+    let front = R.frontColor
+    let back = R.backColor
+    let marker = R.markerColor
+    #expect(R.ansiColor(R.RGB(front.r, front.g, front.b)) == 4)
+    #expect(R.ansiColor(R.RGB(front.r * 0.4, front.g * 0.4, front.b * 0.4)) == 4)
+    #expect(R.ansiColor(R.RGB(back.r, back.g, back.b)) == 6)
+    #expect(R.ansiColor(R.RGB(back.r * 0.4, back.g * 0.4, back.b * 0.4)) == 6)
+    #expect(R.ansiColor(R.RGB(marker.r, marker.g, marker.b)) == 3)
+    #expect(R.ansiColor(R.RGB(255, 255, 255)) == 7)
+    #expect(R.ansiColor(R.RGB(10, 10, 10)) == 0)
+  }
+
+  @Test func headingIsTheFirstLineAndTheCardMakesRoom() {
+    var renderer = TerminalRenderer(configuration: CardConfiguration())
+    renderer.heading = "Demo: the bundled recording"
+    let screen = renderer.render(frame(), columns: 80, rows: 24)
+    let rows = screen.replacingOccurrences(
+      of: "\u{1B}\\[[0-9;?]*[A-Za-z]", with: "", options: .regularExpression
+    ).components(separatedBy: "\r\n")
+    #expect(rows.count == 24)
+    #expect(rows[0] == "Demo: the bundled recording")
+    #expect(rows[22].contains("pitch"))
+    #expect(rows[23].contains("q quit"))
+  }
+}
