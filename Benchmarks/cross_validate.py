@@ -33,16 +33,16 @@ KINDS = {
 }
 
 FUSION_GRID = {
-    "accelerometerTimeConstant": [3, 4, 5, 7],
-    "motionBiasNoise": [0.1, 0.2, 0.45, 1.0],
-    "motionBiasTimeConstant": [10, 30],
-    "restAccelerometerTimeConstant": [0.5, 1, 1e9],
+    "accelerometerTimeConstant": [2, 3, 4, 5],
+    "motionBiasNoise": [0.2, 0.45, 1.0],
+    "disturbanceScale": [1, 1.5, 1e9],
+    "shockScale": [1, 2, 1e9],
 }
 ACCEL_GRID = {
-    "tiltTimeConstant": [0.005, 0.01, 0.02, 0.05],
-    "tiltDisturbanceScale": [0.03, 0.1, 0.3],
-    "tiltDisturbanceTimeConstant": [0.3, 1, 3],
-    "tiltMaximumTimeConstant": [0.3, 1, 3],
+    "tiltMinimumCutoff": [0.1, 0.3, 1],
+    "tiltSpeedGain": [0.15, 0.3, 0.5],
+    "tiltDisturbanceScale": [0.5, 1, 2],
+    "tiltSpeedTimeConstant": [0.1, 0.3],
 }
 # Grid values given in degrees per second, passed to the benchmark in rad/s.
 DEGREES = {"motionBiasNoise"}
@@ -69,6 +69,8 @@ def sets(grid):
 
 
 def label(line):
+    if line == "defaults":
+        return "the shipped defaults"
     parts = []
     for assignment in line.split():
         name, value = assignment.split("=")

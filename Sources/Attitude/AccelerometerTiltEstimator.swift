@@ -1,12 +1,21 @@
 /// Inclination from the accelerometer alone: gravity is the low-passed
 /// direction of the specific force.
 ///
-/// The time constant is short (``FusionParameters/tiltTimeConstant``) so
-/// turns are followed without lag, and grows while the card is shaken or
-/// tapped: by the factor `1 + d/scale²`, where `d` is the mean square of the
-/// readings' distance from 1 g over ``FusionParameters/tiltDisturbanceTimeConstant``
-/// and the scale is ``FusionParameters/tiltDisturbanceScale``, up to
-/// ``FusionParameters/tiltMaximumTimeConstant``.
+/// The low-pass adapts to the motion, twice:
+///
+/// - to the speed: its cutoff is ``FusionParameters/tiltMinimumCutoff`` plus
+///   ``FusionParameters/tiltSpeedGain`` times the speed at which the
+///   measured direction moves (low-passed over
+///   ``FusionParameters/tiltSpeedTimeConstant``), as a One Euro filter's:
+///   a slow tilt or a still card is averaged over a long time, a turn is
+///   followed with little lag (the lag costs the time constant times the
+///   speed);
+/// - to acceleration: while readings stray from 1 g (a push, a shake, a
+///   tap), the time constant grows by the factor `1 + d/scale²`, where `d`
+///   is the mean square of the readings' distance from 1 g over
+///   ``FusionParameters/tiltDisturbanceTimeConstant`` and the scale is
+///   ``FusionParameters/tiltDisturbanceScale``, up to
+///   ``FusionParameters/tiltMaximumTimeConstant``.
 ///
 /// Yaw is unobservable, and the orientation makes none up: it is the
 /// smallest rotation that takes the estimated up vector onto the world's
@@ -22,14 +31,19 @@ public struct AccelerometerTiltEstimator: AttitudeEstimator, Sendable {
   var hasInclination = false
   var timeStep: TimeStep
   let disturbanceFactor: SmoothingFactor
+  let speedFactor: SmoothingFactor
   let inverseDisturbanceScale2: Double
   /// Mean square distance of the readings from 1 g, g².
   var disturbance = 0.0
+  /// Low-passed speed of the measured up direction, rad/s.
+  var speed = 0.0
+  var lastMeasured = Vector3(0, 0, 1)
 
   public init(parameters: FusionParameters = .init()) {
     self.parameters = parameters
     timeStep = TimeStep(maximumStep: parameters.maximumStep)
     disturbanceFactor = SmoothingFactor(timeConstant: parameters.tiltDisturbanceTimeConstant)
+    speedFactor = SmoothingFactor(timeConstant: parameters.tiltSpeedTimeConstant)
     inverseDisturbanceScale2 =
       1 / (parameters.tiltDisturbanceScale * parameters.tiltDisturbanceScale)
   }
@@ -39,6 +53,7 @@ public struct AccelerometerTiltEstimator: AttitudeEstimator, Sendable {
     orientation = .identity
     hasInclination = false
     disturbance = 0
+    speed = 0
     timeStep.reset()
   }
 
@@ -56,12 +71,22 @@ public struct AccelerometerTiltEstimator: AttitudeEstimator, Sendable {
       let measured = a / magnitude
       var newUp = measured
       if hasInclination, case .interval(let dt) = step {
+        // The faster the direction moves, the shorter the time constant (a
+        // One Euro filter on the up vector): slow tilts are averaged long,
+        // turns followed closely.
+        // Only readings near 1 g tell a turn: a knock's jump is not speed.
+        if dt > 0 && abs(magnitude - 1) < parameters.tiltDisturbanceScale {
+          speed += speedFactor.alpha(for: dt) * ((measured - lastMeasured).length / dt - speed)
+        }
+        let cutoff = parameters.tiltMinimumCutoff + parameters.tiltSpeedGain * speed
+        let base = max(1 / (2 * .pi * cutoff), parameters.tiltTimeConstant)
         let tau = min(
-          parameters.tiltTimeConstant * (1 + disturbance * inverseDisturbanceScale2),
+          base * (1 + disturbance * inverseDisturbanceScale2),
           parameters.tiltMaximumTimeConstant)
         let alpha = SmoothingFactor.alpha(interval: dt, timeConstant: tau)
         newUp = (up + alpha * (measured - up)).normalized ?? measured
       }
+      lastMeasured = measured
       orientation = Quaternion(rotating: newUp, onto: Vector3(0, 0, 1))
       hasInclination = true
       up = newUp

@@ -107,11 +107,18 @@ struct ButterworthState: Hashable, Sendable {
   }
 
   /// One semi-implicit Euler step of `dt` seconds toward `input`, natural
-  /// frequency `omega` (rad/s). ω·dt is a few hundredths here, so the
-  /// response is the continuous filter's; it is clamped to stay stable.
+  /// frequency `omega` (rad/s). With the defaults ω·dt is a few hundredths,
+  /// so the response is the continuous filter's. A time constant as short as
+  /// the step (ω·dt ≥ 0.5, where the step would no longer be stable) filters
+  /// nothing: the output is the input.
   @inline(__always)
   mutating func step(_ input: Vector3, frequency omega: Double, interval dt: Double) {
-    let k = min(omega * dt, 0.5)
+    let k = omega * dt
+    guard k < 0.5 else {
+      value = input
+      rate = .zero
+      return
+    }
     rate += (input - value) * (k * omega) - rate * (2.0.squareRoot() * k)
     value += rate * dt
   }

@@ -44,8 +44,8 @@ public struct FusionParameters: Hashable, Sendable {
   /// the standard deviation of the bias before anything is known of it.
   public var maximumBias: Double = 2.0 * .pi / 180
 
-  /// Rest: each gyroscope reading stays within this many rad/s of the
-  /// short-term mean, and the mean over the still stretch is below it too…
+  /// Rest (VQF's test): each gyroscope reading stays within this many rad/s
+  /// of the short-term mean, and that mean is below it too…
   public var restGyroscopeThreshold: Double = 2.0 * .pi / 180
   /// …and the accelerometer within this many g of its short-term mean…
   public var restAccelerometerThreshold: Double = 0.05
@@ -56,10 +56,12 @@ public struct FusionParameters: Hashable, Sendable {
   public var initialRestMinimumDuration: Double = 0.5
   /// Time constant, in seconds, of the short-term means of rest detection.
   public var restFilterTimeConstant: Double = 0.5
-  /// …and the mean over the still stretch differs from the bias estimate by
-  /// at most this many standard deviations (of the estimate and of the
-  /// mean together). A steady turn faster than that is a turn, not rest:
-  /// it is integrated and does not move the bias.
+  /// A rest window's mean rate agrees with a bias value (the estimate, or
+  /// the one the last rest left) when it is within this many standard
+  /// deviations of it (of the value and of the mean together). A window that
+  /// agrees with neither is still rest if the accelerometer shows the card
+  /// did not turn; otherwise (a steady turn about the vertical) it is
+  /// integrated as a turn and does not move the bias.
   public var restBiasGate: Double = 4
 
   /// Standard deviation of a still gyroscope's one-second mean, rad/s per
@@ -67,9 +69,10 @@ public struct FusionParameters: Hashable, Sendable {
   /// seconds is trusted as 1/√T of it.
   public var restGyroscopeNoise: Double = 0.05 * .pi / 180
   /// How fast the bias may wander, rad/s per √s: its variance grows by the
-  /// square of this each second (temperature drift). Small values keep a
-  /// slow turn from passing for rest for longer; large ones let the bias
-  /// follow a warming sensor sooner.
+  /// square of this each second (temperature drift), up to
+  /// ``maximumBias``². Small values keep a slow turn about the vertical from
+  /// passing for rest for longer; large ones let the bias follow a warming
+  /// sensor sooner, and let motion move it faster.
   public var biasRandomWalk: Double = 0.01 * .pi / 180
 
   /// While the card is shaken or tapped, the accelerometer time constant
@@ -87,17 +90,24 @@ public struct FusionParameters: Hashable, Sendable {
 
   // MARK: Accelerometer only
 
-  /// Time constant, in seconds, of the accelerometer-only low-pass while
-  /// the readings stay near 1 g.
+  /// The shortest time constant, in seconds, of the accelerometer-only
+  /// low-pass, however fast the card turns.
   public var tiltTimeConstant: Double = 0.01
   /// While readings stray from 1 g, that time constant grows by the factor
   /// `1 + d/scale²`, where `d` is the mean square distance of the readings
   /// from 1 g over ``tiltDisturbanceTimeConstant``; in g.
-  public var tiltDisturbanceScale: Double = 0.1
+  public var tiltDisturbanceScale: Double = 0.5
   /// Time constant, in seconds, of that mean square.
   public var tiltDisturbanceTimeConstant: Double = 1.0
+  /// Cutoff, in Hz, of the accelerometer-only low-pass while the measured
+  /// direction stands still…
+  public var tiltMinimumCutoff: Double = 1.0
+  /// …raised by this many Hz per rad/s at which it moves…
+  public var tiltSpeedGain: Double = 0.5
+  /// …that speed low-passed with this time constant, seconds.
+  public var tiltSpeedTimeConstant: Double = 0.3
   /// The longest the accelerometer-only time constant grows to, seconds.
-  public var tiltMaximumTimeConstant: Double = 1.0
+  public var tiltMaximumTimeConstant: Double = 3.0
 
   // MARK: Both
 

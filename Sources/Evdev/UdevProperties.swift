@@ -52,3 +52,18 @@ public struct UdevProperties: Hashable, Sendable {
     UdevProperties(forDevicePath: path, directory: directory)?["ACCEL_MOUNT_MATRIX"]
   }
 }
+
+extension UdevProperties {
+  /// The kernel driver of the device that owns the input device of the node at
+  /// `path`, as sysfs names it (`/sys/dev/char/MAJOR:MINOR/device/device/driver`,
+  /// the link's last component: `sony`, `playstation`, `nintendo`, `steam`), or
+  /// "" when there is none (a uinput device, no sysfs, not a character device).
+  public static func driver(forDevicePath path: String, sysfs: String = "/sys") -> String {
+    guard let number = try? Syscall.characterDeviceNumber(path) else { return "" }
+    let link = "\(sysfs)/dev/char/\(number.major):\(number.minor)/device/device/driver"
+    guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: link) else {
+      return ""
+    }
+    return (target as NSString).lastPathComponent
+  }
+}

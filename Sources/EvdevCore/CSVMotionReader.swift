@@ -43,6 +43,10 @@ public final class CSVMotionReader {
   public let columns: [String]
   public var hasGyroscope: Bool { gyro != nil }
   public var hasGroundTruth: Bool { truth != nil }
+  /// The accelerometer columns' unit as found: `m/s²` or `g`.
+  public var accelerometerUnit: String { accelScale == 1 ? "g" : "m/s²" }
+  /// The gyroscope columns' unit as found (`rad/s` or `deg/s`), or nil.
+  public var gyroscopeUnit: String? { gyro == nil ? nil : gyroScale == 1 ? "rad/s" : "deg/s" }
   /// The 1-based number of the line read last.
   public var lineNumber: Int { lines.lineNumber }
   public var path: String { lines.path }

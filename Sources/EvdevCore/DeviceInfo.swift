@@ -52,11 +52,15 @@ public struct DeviceInfo: Hashable, Sendable {
   public var codes: [UInt16: Set<UInt16>]
   /// Absolute axes' ranges, by `ABS_*` code.
   public var absInfo: [UInt16: AbsInfo]
+  /// The kernel driver of the device under the input node, as sysfs names it
+  /// (`sony`, `playstation`, `nintendo`, `steam`); empty when unknown (a
+  /// recording, a uinput device, a node whose sysfs was not read).
+  public var driver: String
 
   public init(
     name: String, id: DeviceID = DeviceID(bustype: 0, vendor: 0, product: 0, version: 0),
     uniq: String = "", phys: String = "", properties: Set<UInt16> = [],
-    codes: [UInt16: Set<UInt16>] = [:], absInfo: [UInt16: AbsInfo] = [:]
+    codes: [UInt16: Set<UInt16>] = [:], absInfo: [UInt16: AbsInfo] = [:], driver: String = ""
   ) {
     self.name = name
     self.id = id
@@ -65,6 +69,7 @@ public struct DeviceInfo: Hashable, Sendable {
     self.properties = properties
     self.codes = codes
     self.absInfo = absInfo
+    self.driver = driver
   }
 
   public func has(type: UInt16) -> Bool { codes[type] != nil }

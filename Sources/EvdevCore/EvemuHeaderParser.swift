@@ -22,12 +22,20 @@ struct HeaderParser {
     }
   }
 
-  func requireComplete(line: Int) throws(RecordingError) {
+  /// - Parameter atEvent: the line is the first `E:` line (an events-only file
+  ///   when no header came before it).
+  func requireComplete(line: Int, atEvent: Bool = false) throws(RecordingError) {
     if !sawName {
+      let hint =
+        atEvent
+        ? "; events only: evemu-play plays such a file into a device that exists, so give the"
+          + " .desc or full recording it was captured with"
+        : ""
       throw RecordingError(
         file: path, line: line, kind: .header,
         message:
-          "no evemu header: expected 'N: device name' before this line; not an evemu recording")
+          "no evemu header: expected 'N: device name' before this line; not an evemu recording"
+          + hint)
     }
     if !sawID {
       throw RecordingError(
@@ -91,9 +99,21 @@ struct HeaderParser {
         )
       }
       let type = UInt16(n[0])
-      // `B: 00` is the event-type mask (evemu-record always writes `0b`);
-      // which types a device has follows from its codes, so it is skipped.
-      if type == EventType.syn { return }
+      // `B: 00` is the event-type mask (evemu-record always writes `0b`). A
+      // type in it without codes is kept with none, as libevdev reports a live
+      // device's types (udev's input_id looks at the type bits alone).
+      if type == EventType.syn {
+        for (byteIndex, byte) in n.dropFirst().enumerated() {
+          try checkByte(byte, number: number)
+          for bit in 0..<8 where byte & (1 << bit) != 0 {
+            let present = UInt16(byteIndex * 8 + bit)
+            if present != EventType.syn && present <= EventType.max {
+              info.codes[present, default: []].formUnion([])
+            }
+          }
+        }
+        return
+      }
       let offset = maskBytes[type, default: 0]
       guard offset < 128 else {
         throw error(.outOfRange, "too many B: lines for event type 0x\(String(type, radix: 16))")

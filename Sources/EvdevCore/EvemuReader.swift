@@ -68,7 +68,7 @@ public final class EvemuReader {
         continue
       }
       if line.count >= 2, line[0] == UInt8(ascii: "E"), line[1] == UInt8(ascii: ":") {
-        try header.requireComplete(line: lines.lineNumber)
+        try header.requireComplete(line: lines.lineNumber, atEvent: true)
         firstEvent = try Self.parseEvent(line, path: path, line: lines.lineNumber)
         break
       }

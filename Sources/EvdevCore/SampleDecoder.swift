@@ -65,6 +65,9 @@ public struct SampleDecoder {
   public var timestampWraps: Int { clock.wraps }
   /// How many times the device reset `MSC_TIMESTAMP` (a big backward jump).
   public var timestampResets: Int { clock.resets }
+  /// The `MSC_TIMESTAMP` clock's rate against the event clock's, and whether
+  /// the event clock's rate times the samples (SPEC §1).
+  public var timestampRate: ClockRateCheck { clock.rateCheck }
 
   public init(profile: DeviceProfile, stickRange: Double = 45) {
     self.profile = profile

@@ -17,7 +17,14 @@ public struct DeviceListing {
   public static func scan() -> DeviceListing {
     let directory = DeviceChoice.inputDirectory
     let entries = DeviceScanner.scan(directory: directory).map { device in
-      Entry(device: device, profile: device.info.map { DeviceProfile.classify($0) })
+      Entry(
+        device: device,
+        profile: device.info.map { info in
+          // The driver from sysfs names hid-sony or hid-playstation in the notes.
+          var info = info
+          info.driver = UdevProperties.driver(forDevicePath: device.path)
+          return DeviceProfile.classify(info)
+        })
     }
     return DeviceListing(entries: entries, directory: directory)
   }

@@ -297,3 +297,24 @@ import Testing
     #expect(calibration.hasMoved)
   }
 }
+
+/// The fusion's time constant can be set as short as 10 ms (`--fusion-tau`):
+/// shorter than a correction block, the low-pass passes readings through
+/// and stays finite.
+@Suite struct ShortTimeConstantTests {
+  @Test(arguments: [0.01, 0.05, 0.3])
+  func shortAccelerometerTimeConstantStaysFiniteAndRight(tau: Double) {
+    var imu = BiasEstimationTests.imu(seed: 41)
+    imu.move(for: 2)
+    imu.move(for: 3, omega: BiasEstimationTests.wander)
+    imu.move(for: 2)
+    var p = FusionParameters()
+    p.accelerometerTimeConstant = tau
+    var fusion = GyroAccelFusion(parameters: p)
+    for s in imu.samples {
+      let q = fusion.update(s)!.orientation
+      #expect(q.w.isFinite && q.x.isFinite && q.y.isFinite && q.z.isFinite)
+    }
+    #expect(inclinationError(fusion.orientation, imu.truth.last!) < 1)
+  }
+}

@@ -50,7 +50,7 @@ import Testing
   }
 
   static let broad02 = "../shared/data/broad/broad02_window36-56s_as_dualsense_motion.evemu"
-  static let broad02SHA256 = "ec1b0837365ee6632e3718e1ae71bf0ed877163ae25e666c0f2d8ea461b1fdff"
+  static let broad02SHA256 = "30666ce84f20c123d02ac734d0a80dc456f5b321902046fc03913671e26922d6"
 
   @Test(.needsSharedData("broad/broad02_window36-56s_as_dualsense_motion.evemu"))
   func replayOfTheSharedDualSenseRecordingIsPinnedByItsHash() throws {

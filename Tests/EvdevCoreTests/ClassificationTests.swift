@@ -20,8 +20,8 @@ enum FakeDevices {
   }
 
   static func motionNode(
-    _ name: String, vendor: UInt16, accelRes: Int32, gyroRes: Int32?, accelMax: Int32 = 32768,
-    gyroMax: Int32 = 2_097_152
+    _ name: String, vendor: UInt16, product: UInt16, accelRes: Int32, gyroRes: Int32?,
+    accelMax: Int32 = 32768, gyroMax: Int32 = 2_097_152
   ) -> DeviceInfo {
     var abs = axes([0, 1, 2], min: -accelMax, max: accelMax, res: accelRes)
     var codes: [UInt16: Set<UInt16>] = [EventType.abs: xyz, EventType.msc: msc]
@@ -30,22 +30,25 @@ enum FakeDevices {
       codes[EventType.abs] = imuAxes
     }
     return DeviceInfo(
-      name: name, id: DeviceID(bustype: 5, vendor: vendor, product: 0x1234, version: 1),
+      name: name, id: DeviceID(bustype: 5, vendor: vendor, product: product, version: 0x8100),
       properties: accelProp, codes: codes, absInfo: abs)
   }
 
   static let dualSense = motionNode(
-    "DualSense Wireless Controller Motion Sensors", vendor: 0x054c, accelRes: 8192, gyroRes: 1024)
+    "DualSense Wireless Controller Motion Sensors", vendor: 0x054c, product: 0x0ce6,
+    accelRes: 8192, gyroRes: 1024)
   static let dualShock4 = motionNode(
     "Sony Interactive Entertainment Wireless Controller Motion Sensors", vendor: 0x054c,
-    accelRes: 8192, gyroRes: 1024)
+    product: 0x09cc, accelRes: 8192, gyroRes: 1024)
   static let steamDeck = motionNode(
-    "Steam Deck Motion Sensors", vendor: 0x28de, accelRes: 16384, gyroRes: 16)
+    "Steam Deck Motion Sensors", vendor: 0x28de, product: 0x1205, accelRes: 16384, gyroRes: 16)
   static let switchPro = motionNode(
-    "Nintendo Switch Pro Controller IMU", vendor: 0x057e, accelRes: 4096, gyroRes: 14247,
+    "Nintendo Switch Pro Controller IMU", vendor: 0x057e, product: 0x2009, accelRes: 4096,
+    gyroRes: 14247,
     accelMax: 32767, gyroMax: 32_767_000)
   static let ps3Motion = motionNode(
-    "Sony PLAYSTATION(R)3 Controller Motion Sensors", vendor: 0x054c, accelRes: 113, gyroRes: nil,
+    "Sony PLAYSTATION(R)3 Controller Motion Sensors", vendor: 0x054c, product: 0x0268,
+    accelRes: 113, gyroRes: nil,
     accelMax: 512)
   static let wiiAccel = DeviceInfo(
     name: "Nintendo Wii Remote Accelerometer",

@@ -36,6 +36,8 @@ import Testing
   }
 
   static let evemuHeader = "# EVEMU 1.3\nN: Pad\nI: 0003 054c 0ce6 8111\n"
+  /// A device no driver quirk knows (a DualSense's ids would bring its units).
+  static let unknownDeviceHeader = "# EVEMU 1.3\nN: Pad\nI: 0003 1d6b 7a17 0001\n"
   /// Line 4 of an evemu row is the first line after `evemuHeader`.
   static let csvHeader = "t_s,acc_x_g,acc_y_g,acc_z_g\n"
   static let events = (0..<1000).map { "E: 0.\(String(1000 + $0).dropFirst()) 0003 0000 1\n" }
@@ -225,7 +227,7 @@ import Testing
 
   @Test func resolutionZeroStillClassifiesAsAnAccelerometer() throws {
     let path = TestData.file(
-      Self.evemuHeader + "P: 40 00 00 00 00 00 00 00\nB: 03 07 00 00 00 00 00 00 00\n"
+      Self.unknownDeviceHeader + "P: 40 00 00 00 00 00 00 00\nB: 03 07 00 00 00 00 00 00 00\n"
         + "A: 00 -512 511 0 0 0\nA: 01 -512 511 0 0 0\nA: 02 -512 511 0 0 0\n")
     let profile = DeviceProfile.classify(try EvemuReader(path: path).info)
     #expect(profile.kind == .accelerometer)
@@ -235,7 +237,7 @@ import Testing
 
   @Test func resolutionZeroOnAGyroscopeDropsOnlyTheGyroscope() throws {
     let path = TestData.file(
-      Self.evemuHeader + "P: 40 00 00 00 00 00 00 00\nB: 03 3f 00 00 00 00 00 00 00\n"
+      Self.unknownDeviceHeader + "P: 40 00 00 00 00 00 00 00\nB: 03 3f 00 00 00 00 00 00 00\n"
         + "A: 00 -32768 32767 16 0 8192\nA: 01 -32768 32767 16 0 8192\nA: 02 -32768 32767 16 0 8192\n"
         + "A: 03 -32768 32767 16 0 0\nA: 04 -32768 32767 16 0 0\nA: 05 -32768 32767 16 0 0\n")
     let profile = DeviceProfile.classify(try EvemuReader(path: path).info)

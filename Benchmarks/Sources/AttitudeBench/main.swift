@@ -55,6 +55,9 @@ let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
   "restAccelerometerTimeConstant": \.restAccelerometerTimeConstant,
   "maximumBias": \.maximumBias,
   "shockScale": \.shockScale,
+  "tiltSpeedGain": \.tiltSpeedGain,
+  "tiltMinimumCutoff": \.tiltMinimumCutoff,
+  "tiltSpeedTimeConstant": \.tiltSpeedTimeConstant,
 ]
 func set(_ assignment: Substring, in parameters: inout FusionParameters) {
   let parts = assignment.split(separator: "=").map(String.init)

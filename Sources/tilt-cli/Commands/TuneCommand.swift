@@ -10,23 +10,63 @@ enum TuneCommand: Command {
       FILE                    An evemu recording or a CSV log (with ground truth when
                               it has opt_qw… columns, as the BROAD logs do).
 
+    MEASURES:
+      Every setting runs the estimator over the whole recording. The figures are
+      taken on the attitude the card uses (relative to the start, as live runs
+      by default) and on rotation angles between quaternions, which have no
+      Euler singularity: a pad standing upright is measured like one lying flat.
+
+      jitter     RMS rotation angle at rest from each still stretch's mean
+                 rotation, moving at the stretch's steady rate (a slow creep is
+                 not a wobble: it is the drift column, degrees per second),
+                 after 0.3 s of settling; in degrees, and in card rotation
+                 degrees ("card") as the tilt card shows it
+      lag        the delay that best aligns the setting's rotations with the
+                 reference's in motion (ms); the reference is the unfiltered
+                 estimate smoothed forward and backward (no delay), or for a
+                 joystick the stick's own tilt
+      overshoot  the largest swing past the resting attitude within 1 s of a
+                 stop, where a motion ends in a rest
+      error      with ground truth only: RMS inclination error in motion
+                 (BROAD's score; shown, not scored)
+
+      Ranking: score = jitter/0.1° + lag/30 ms, lower first (0.1° of wobble
+      costs as much as 30 ms of delay). Recommended: the lowest score among the
+      settings at least as steady at rest and no laggier than the default
+      (--filter oneeuro --min-cutoff 1 --beta 5), and with ground truth no less
+      accurate, so following it makes the card neither shakier nor slower; the
+      default itself when none is. --json
+      carries the same: each setting's "score", "notMeasured", the
+      recommendation's "basis".
+
+      What a recording cannot show is said, not guessed: with no rest (or under
+      1 s of it) jitter is not measured, with no motion (or too little) lag is
+      not. Then the table is not ranked, the default is recommended, and the
+      exit status is 0. With neither, nothing can be scored: exit status 1.
+      Progress (settings done of the total, seconds elapsed) goes to stderr
+      when it is a terminal.
+
     OPTIONS:
       --json                  One JSON object: settings best first and the recommended one.
-      --plot FILE.svg         Draw raw and filtered pitch and roll, rest shaded, and the
-                              jitter/lag of every setting tried.
+      --plot FILE.svg         Draw pitch and roll over time (unfiltered, recommended,
+                              reference; rest shaded; a zoom on the busiest 10 s of a
+                              long recording) and the jitter and lag of every setting.
+                              The name must end in .svg and its directory must exist
+                              and be writable, else it is a usage error (exit 64)
+                              before any work.
       --search grid|oneeuro   A grid over every filter (default), or the One Euro
                               paper's procedure: with beta 0 lower the minimum cutoff
                               until steady, then raise beta until quick.
       --fusion auto|accel|gyro
                               The estimator to tune filters for (default auto).
-
-    Jitter is the RMS wobble at rest (degrees of pitch and roll), lag the delay
-    behind the reference in motion (ms), overshoot the swing past the resting
-    value after a motion (degrees). Settings are ranked by
-    jitter/0.1° + lag/30 ms + overshoot/0.5°, best first.
+      --gain DEG_PER_RAD      The card that the card-degree columns are for
+      --max-tilt DEG          (defaults 20 and 15, as live and replay).
+      --mount-matrix M, --stick-range DEG
+                              As live and replay.
     """
   static let spec = CommandLineArguments.Spec(
-    options: ["plot", "fusion", "search", "mount-matrix", "stick-range"], flags: ["json"],
+    options: ["plot", "fusion", "search", "mount-matrix", "stick-range", "gain", "max-tilt"],
+    flags: ["json"],
     maxPositionals: 1)
 
   static func run(_ arguments: CommandLineArguments) throws -> Int32 {
@@ -35,24 +75,21 @@ enum TuneCommand: Command {
     }
     let search = try arguments.choice("search", as: TuneSearch.self) ?? .grid
     let options = try PipelineOptions(arguments)
+    let plotPath = arguments.string("plot")
+    if let plotPath { try checkPlotPath(plotPath) }
     let data = try TuneData.load(path: path, options: options)
-    let fusion = options.motionConfiguration.fusion
-    let scorer = FilterScorer(data: data, fusion: fusion)
+    let scorer = FilterScorer(
+      data: data, base: options.motionConfiguration, card: options.cardConfiguration)
+    if scorer.jitterProblem != nil, scorer.lagProblem != nil {
+      throw Failure(
+        "\(path): nothing can be scored: \(scorer.jitterProblem!); \(scorer.lagProblem!)")
+    }
     let progress = ProgressBar(label: "tune")
-    var scores = search.run(scorer) { done, total in progress.update(done, of: total) }
+    let scores = search.run(scorer) { done, total in progress.update(done, of: total) }
     progress.finish()
-    scores.sort { $0.cost < $1.cost }
-    let best = scores[0]
-    let report = TuneReport(
-      file: path, scores: scores, referenceName: scorer.referenceName,
-      restFraction: Double(scorer.rest.filter { $0 }.count) / Double(scorer.rest.count))
-    if let plotPath = arguments.string("plot") {
-      let plot = TunePlot(
-        times: data.samples.map(\.time),
-        raw: FilterScorer.run(data, fusion: fusion, setting: FilterSetting(filter: .none)),
-        best: FilterScorer.run(data, fusion: fusion, setting: best.setting),
-        reference: scorer.reference, referenceName: scorer.referenceName, rest: scorer.rest,
-        scores: scores, recommended: best, title: "tilt-cli tune \(path)")
+    let report = TuneReport(file: path, scorer: scorer, scores: scores)
+    if let plotPath {
+      let plot = makePlot(report, scorer: scorer, title: "tilt-cli tune \(path)")
       do {
         try plot.svg().write(toFile: plotPath, atomically: true, encoding: .utf8)
       } catch {
@@ -63,5 +100,84 @@ enum TuneCommand: Command {
       arguments.has("json") ? report.json.serialized() : report.table,
       terminator: arguments.has("json") ? "\n" : "")
     return ExitStatus.success
+  }
+
+  /// The plot of `report`: unfiltered, recommended and reference over time, and the scatter.
+  static func makePlot(_ report: TuneReport, scorer: FilterScorer, title: String) -> TunePlot {
+    let times = scorer.data.samples.map(\.time)
+    let t0 = times[0]
+    let raw = scorer.run(FilterSetting(filter: .none)).attitudes
+    let best = scorer.run(report.recommended.setting).attitudes
+    var series = [
+      TunePlot.Series(
+        name: "unfiltered", color: "#bdbdbd", width: 3.2, dash: false, times: times, attitudes: raw),
+      TunePlot.Series(
+        name: "reference (\(scorer.data.isJoystick ? "stick tilt" : "zero-phase smoothed"))",
+        color: "#2a9d8f", width: 1.2, dash: true,
+        times: scorer.reference.indices.map { t0 + Double($0) * scorer.step },
+        attitudes: scorer.reference),
+      TunePlot.Series(
+        name: "recommended", color: "#d62828", width: 1.2, dash: false, times: times,
+        attitudes: best),
+    ]
+    if scorer.data.isJoystick {
+      // A stick's tilt holds between its reports.
+      for k in series.indices { series[k].steps = true }
+    }
+    var notes: [String] = []
+    if !report.measured.isEmpty {
+      notes.append("Measured: " + report.measured.joined(separator: "; "))
+    }
+    if !report.problems.isEmpty {
+      notes.append("Not measured: " + report.problems.joined(separator: "; "))
+    }
+    return TunePlot(
+      title: title,
+      subtitle: [
+        "recommended: " + report.recommended.setting.arguments.joined(separator: " ") + " (why: "
+          + report.basis + ")",
+        notes.joined(separator: ". ") + ".",
+        "Angles are the card's, relative to the start (roll not drawn where |pitch| > \(TunePlot.rollLimit.compact)°, near its singularity); "
+          + (report.canScore ? SettingScore.scoreRule + "." : "not ranked."),
+      ],
+      series: series, busiestFrom: 1, rest: report.restRuns, scores: report.scores,
+      ranked: report.canScore, recommended: report.recommended.setting,
+      defaultSetting: TuneReport.defaultSetting,
+      scatterNote: report.canScore
+        ? nil : "No jitter/lag chart: " + report.problems.joined(separator: "; ") + ".")
+  }
+
+  /// `--plot` must name an SVG file that can be written: checked before any work.
+  static func checkPlotPath(_ path: String) throws {
+    let url = URL(fileURLWithPath: path)
+    guard url.pathExtension.lowercased() == "svg" else {
+      throw UsageError(
+        "--plot \(path): the plot is an SVG file; give it a name that ends in .svg (e.g. tune.svg)")
+    }
+    var directory = (path as NSString).deletingLastPathComponent
+    if directory.isEmpty { directory = "." }
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    else {
+      throw UsageError(
+        "--plot \(path): the directory \(directory) does not exist; name a file in an existing directory"
+      )
+    }
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+      guard !isDirectory.boolValue else {
+        throw UsageError(
+          "--plot \(path): that is a directory; name a file in it, e.g. \(path)/tune.svg")
+      }
+      guard FileManager.default.isWritableFile(atPath: path) else {
+        throw UsageError("--plot \(path): the file cannot be written (permission denied)")
+      }
+    } else {
+      guard FileManager.default.isWritableFile(atPath: directory) else {
+        throw UsageError(
+          "--plot \(path): cannot create a file in \(directory) (permission denied); name a file in a directory you can write"
+        )
+      }
+    }
   }
 }

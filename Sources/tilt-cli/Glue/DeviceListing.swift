@@ -15,7 +15,12 @@ extension DeviceListing {
           entry.device.path, "-", name, entry.device.openError.map { "\($0)" } ?? "unreadable",
         ]
       }
-      var note = profile.kind == .unsupported ? profile.reason : profile.summary
+      // A usable node: its units and clock, then what the classifier noted
+      // beyond "accelerometer and gyroscope" (the driver, guessed units).
+      let notes = profile.reason.components(separatedBy: "; ").dropFirst()
+      var note =
+        profile.kind == .unsupported
+        ? profile.reason : ([profile.summary] + notes).joined(separator: "; ")
       if let buttons = entry.device.pairedButtonPath { note += "; buttons on \(buttons)" }
       return [entry.device.path, profile.kind.rawValue, name, note]
     }
@@ -42,6 +47,7 @@ extension DeviceListing {
         ]
         if let profile = entry.profile {
           members += profile.jsonMembers
+          members.append(("udev", profile.udevJSON))
         }
         members.append(("pairedButtons", JSONValue(entry.device.pairedButtonPath)))
         members.append(("error", JSONValue(entry.device.openError.map { "\($0)" })))
@@ -57,8 +63,18 @@ extension DeviceProfile {
     if let r = accelResolution { parts.append("accel \(r.compact) units/g") }
     if let r = gyroResolution { parts.append("gyro \(r.compact) units/(deg/s)") }
     parts.append(timestamps == .msc ? "MSC_TIMESTAMP clock" : "event clock")
-    if let quirk { parts.append(quirk) }
     return parts.joined(separator: ", ")
+  }
+
+  /// The `ID_INPUT_*` properties udev's input_id gives the node, as a JSON array.
+  var udevJSON: JSONValue { .array(inputClasses.udevProperties.map { .string($0) }) }
+
+  /// udev's classes in words, for a person: "joystick, key".
+  var udevText: String {
+    let names = inputClasses.udevProperties.map {
+      $0.dropFirst("ID_INPUT_".count).lowercased().replacingOccurrences(of: "_", with: " ")
+    }
+    return names.isEmpty ? "none" : names.joined(separator: ", ")
   }
 
   /// The keys of SPEC §3's `info --json`.

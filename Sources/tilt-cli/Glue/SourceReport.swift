@@ -15,6 +15,10 @@ struct SourceReport {
   var rate: RateReport?
   var measuredSeconds: Double?
   var frameCount: Int?
+  /// The `MSC_TIMESTAMP` clock's rate against the event clock (SPEC §1).
+  var timestampRate: ClockRateCheck?
+  /// What a CSV log holds.
+  var csv: CSVSummary?
 
   static func make(for source: String, measureSeconds: Double) throws -> SourceReport {
     var status = stat()
@@ -33,21 +37,44 @@ struct SourceReport {
       let reader = try CSVMotionReader(path: source)
       var report = SourceReport(source: source, format: "csv")
       report.csvHasGyroscope = reader.hasGyroscope
-      var count = 0
-      while try reader.nextSample() != nil { count += 1 }
-      report.frameCount = count
+      var summary = CSVSummary(
+        accelerometerUnit: reader.accelerometerUnit, gyroscopeUnit: reader.gyroscopeUnit,
+        groundTruthColumns: reader.columns.filter { $0.hasPrefix("opt_") || $0 == "movement" },
+        hasGroundTruth: reader.hasGroundTruth)
+      var intervals: [Double] = []
+      var last: Double?
+      while let record = try reader.nextSample() {
+        summary.samples += 1
+        if let truth = record.groundTruth, !truth.x.isNaN, !truth.y.isNaN, !truth.z.isNaN,
+          !truth.w.isNaN
+        {
+          summary.groundTruthSamples += 1
+        }
+        if let last, record.time > last { intervals.append(record.time - last) }
+        last = record.time
+        summary.duration = record.time
+      }
+      intervals.sort()
+      if !intervals.isEmpty { summary.medianInterval = intervals[intervals.count / 2] }
+      report.frameCount = summary.samples
+      report.csv = summary
       return report
     }
     let reader = try EvemuReader(path: source)
+    let profile = DeviceProfile.classify(reader.info)
+    var decoder = SampleDecoder(profile: profile)
     var probe = RateProbe()
     var frames = 0
     while let frame = try reader.nextFrame() {
       probe.add(frame)
+      _ = decoder.decode(frame)
       frames += 1
     }
-    return SourceReport(
-      source: source, format: "evemu", name: reader.info.name,
-      profile: DeviceProfile.classify(reader.info), rate: probe.report, frameCount: frames)
+    var report = SourceReport(
+      source: source, format: "evemu", name: reader.info.name, profile: profile,
+      rate: probe.report, frameCount: frames)
+    if profile.timestamps == .msc { report.timestampRate = decoder.timestampRate }
+    return report
   }
 
   private static func live(_ path: String, seconds: Double) throws -> SourceReport {
@@ -56,19 +83,25 @@ struct SourceReport {
     let matrix = DeviceSetup.udevMountMatrix(
       UdevProperties.accelMountMatrix(forDevicePath: path), device: path,
       warn: { StandardError.write("tilt-cli: \($0)\n") })
+    var info = device.info
+    info.driver = UdevProperties.driver(forDevicePath: path)
+    let profile = DeviceProfile.classify(info, mountMatrix: matrix)
     var report = SourceReport(
-      source: path, format: "device", name: device.info.name,
-      profile: DeviceProfile.classify(device.info, mountMatrix: matrix))
+      source: path, format: "device", name: info.name, profile: profile)
     guard seconds > 0 else { return report }
     var probe = RateProbe()
+    var decoder = SampleDecoder(profile: profile)
     let end = monotonicSeconds() + seconds
     while case let left = end - monotonicSeconds(), left > 0 {
       if try !Poller.wait(for: [device.fileDescriptor], timeout: left).isEmpty {
-        probe.add(try device.readFrames())
+        let frames = try device.readFrames()
+        probe.add(frames)
+        for frame in frames { _ = decoder.decode(frame) }
       }
     }
     report.rate = probe.report
     report.measuredSeconds = seconds
+    if profile.timestamps == .msc { report.timestampRate = decoder.timestampRate }
     return report
   }
 
@@ -79,6 +112,7 @@ struct SourceReport {
     if let profile {
       members.append(("kind", .string(profile.kind.rawValue)))
       members += profile.jsonMembers
+      members.append(("udev", profile.udevJSON))
     } else if let csvHasGyroscope {
       members += [
         ("kind", .string(csvHasGyroscope ? "imu" : "accelerometer")),
@@ -89,6 +123,11 @@ struct SourceReport {
       members.append((format == "csv" ? "samples" : "frames", .number(Double(frameCount))))
     }
     if let rate { members.append(("rate", rate.json)) }
+    if let timestampRate {
+      members.append(("timestampRate", timestampRate.json))
+      members.append(("eventClockRateWins", .bool(timestampRate.eventClockWins)))
+    }
+    if let csv { members += csv.jsonMembers }
     return .object(members)
   }
 
@@ -104,12 +143,21 @@ struct SourceReport {
           + (profile.gyroResolution.map { "\($0.compact) units/(deg/s)" } ?? "none"))
       lines.append("timestamps: \(profile.timestamps.rawValue)")
       if let quirk = profile.quirk { lines.append("quirk: \(quirk)") }
+      lines.append("udev: \(profile.udevText)")
       lines.append("notes: \(profile.reason)")
     } else if let csvHasGyroscope {
       lines.append("kind: \(csvHasGyroscope ? "imu" : "accelerometer") (CSV log, card axes)")
     }
     if let frameCount { lines.append("\(format == "csv" ? "samples" : "frames"): \(frameCount)") }
+    if let csv { lines += csv.lines }
     if let rate { lines += rate.lines(measuredFor: measuredSeconds) }
+    if let timestampRate {
+      lines.append("timestamp rate: " + timestampRate.text)
+      if timestampRate.eventClockWins, let hz = rate?.rateHz {
+        lines.append(
+          String(format: "rate by the event clock: %.1f Hz", hz / timestampRate.appliedRate))
+      }
+    }
     return lines.joined(separator: "\n") + "\n"
   }
 }
@@ -146,5 +194,97 @@ extension RateReport {
       dropped,
       "timestamp wraps: \(timestampWraps), resets: \(timestampResets)",
     ]
+  }
+}
+
+/// What `info` says of a CSV log: how long, how fast, which units, which
+/// columns beyond the motion.
+struct CSVSummary {
+  var accelerometerUnit: String
+  var gyroscopeUnit: String?
+  /// The `opt_*` and `movement` columns, in header order.
+  var groundTruthColumns: [String]
+  /// Whether `opt_qw … opt_qz` are all there (what `tune` scores against).
+  var hasGroundTruth: Bool
+  var samples = 0
+  /// Rows with a ground-truth quaternion that is not NaN.
+  var groundTruthSamples = 0
+  /// Seconds from the first row to the last.
+  var duration = 0.0
+  /// The median of the rows' time steps, seconds; nil with fewer than two rows.
+  var medianInterval: Double?
+
+  var rateHz: Double? {
+    guard let medianInterval, medianInterval > 0 else { return nil }
+    return 1 / medianInterval
+  }
+
+  var jsonMembers: [(String, JSONValue)] {
+    [
+      ("durationSeconds", .number(duration)),
+      ("rateHz", JSONValue(rateHz)),
+      (
+        "units",
+        .object([
+          ("time", .string("s")), ("accelerometer", .string(accelerometerUnit)),
+          ("gyroscope", JSONValue(gyroscopeUnit)),
+        ])
+      ),
+      ("gyroscope", .bool(gyroscopeUnit != nil)),
+      ("groundTruthColumns", .array(groundTruthColumns.map { .string($0) })),
+      ("groundTruth", .bool(hasGroundTruth)),
+      ("groundTruthSamples", .number(Double(groundTruthSamples))),
+    ]
+  }
+
+  var lines: [String] {
+    let rate = rateHz.map {
+      String(format: "%.1f Hz (median step %.3f ms)", $0, medianInterval! * 1000)
+    }
+    let truth =
+      groundTruthColumns.isEmpty
+      ? "none"
+      : groundTruthColumns.joined(separator: ", ")
+        + (hasGroundTruth ? " (\(groundTruthSamples) rows with an orientation)" : "")
+    return [
+      String(format: "duration: %.3f s", duration),
+      "rate: " + (rate ?? "fewer than two timed rows"),
+      "units: t_s in s, accelerometer in \(accelerometerUnit), gyroscope "
+        + (gyroscopeUnit.map { "in \($0)" } ?? "none"),
+      "gyroscope: \(gyroscopeUnit == nil ? "no" : "yes")",
+      "ground truth: \(truth)",
+    ]
+  }
+}
+
+extension ClockRateCheck {
+  var json: JSONValue {
+    .object([
+      ("eventPerMsc", JSONValue(rate)),
+      ("uncertainty", JSONValue(rateError)),
+      ("windowSeconds", .number(seconds)),
+      ("frames", .number(Double(count))),
+      ("eventClockRateWins", .bool(eventClockWins)),
+      ("appliedRate", .number(appliedRate)),
+    ])
+  }
+
+  /// One line: how the clocks compare and which rate times the samples.
+  var text: String {
+    guard let rate else { return "too few MSC_TIMESTAMP frames to compare with the event clock" }
+    let difference = (1 - 1 / rate) * 100
+    let percent = abs(difference) < 0.005 ? 0 : difference
+    let spread = rateError.map { String(format: " ± %.2f %%", $0 * 100) } ?? ""
+    let over = String(format: "over %.1f s", seconds)
+    if eventClockWins {
+      let how = percent > 0 ? "slow" : "fast"
+      return String(format: "MSC_TIMESTAMP runs %.2f %% %@", abs(percent), how) + spread
+        + " against the event clock \(over), more than their jitter explains: the event clock's "
+        + String(format: "rate wins (each MSC_TIMESTAMP step × %.4f)", appliedRate)
+    }
+    return String(
+      format: "MSC_TIMESTAMP agrees with the event clock (%+.2f %%", percent == 0 ? 0 : -percent)
+      + spread
+      + ") \(over): timed by MSC_TIMESTAMP"
   }
 }

@@ -34,30 +34,40 @@ struct FilterSetting: Hashable {
   }
 }
 
-/// How one setting did: wobble at rest, delay in motion, overshoot on stopping.
+/// How one setting did: wobble at rest, delay in motion, overshoot on
+/// stopping; `nil` where the recording cannot show it.
 struct SettingScore {
   var setting: FilterSetting
-  /// RMS of the output's wobble at rest, degrees of pitch and roll.
-  var jitter: Double
+  /// RMS rotation angle at rest from the rest's mean rotation (drifting at
+  /// its steady rate), degrees.
+  var jitter: Double?
+  /// The same wobble as the card shows it: RMS distance of its pose, card rotation degrees.
+  var cardJitter: Double?
+  /// The steady creep at rest that `jitter` leaves out, degrees per second.
+  var drift: Double?
   /// Delay of the output behind the reference in motion, milliseconds.
-  var lag: Double
-  /// Largest swing past the resting value after a motion stops, degrees.
-  var overshoot: Double
+  var lag: Double?
+  /// Whether the lag is the end of the search (`FilterScorer.maxLag`): it is at least that.
+  var lagAtLimit = false
+  /// Largest swing past the resting attitude after a motion stops, degrees, and card degrees.
+  var overshoot: Double?
+  var cardOvershoot: Double?
   /// RMS inclination error against ground truth, degrees; `nil` without it.
   var error: Double?
-  /// The ranking cost: lower is better.
-  var cost: Double
 
-  /// Jitter of `jitterScale` degrees costs as much as lag of `lagScale` ms,
-  /// overshoot of `overshootScale` degrees and, with ground truth, an
-  /// inclination error of `errorScale` degrees: a tenth of a degree of wobble
-  /// is about what a card at the default gain starts to show.
+  init(setting: FilterSetting) { self.setting = setting }
+
+  /// Jitter of `jitterScale` degrees costs as much as lag of `lagScale` ms: a
+  /// tenth of a degree of wobble (0.035° of card rotation at the default
+  /// gain) against two display frames of delay at 60 Hz.
   static let jitterScale = 0.1
   static let lagScale = 30.0
-  static let overshootScale = 0.5
-  static let errorScale = 1.0
+  static let scoreRule =
+    "score = jitter/\(SettingScore.jitterScale.compact)° + lag/\(SettingScore.lagScale.compact) ms, lower is better"
 
-  static func cost(jitter: Double, lag: Double, overshoot: Double, error: Double?) -> Double {
-    jitter / jitterScale + lag / lagScale + overshoot / overshootScale + (error ?? 0) / errorScale
+  /// The ranking score, lower is better; `nil` unless both jitter and lag are measured.
+  var score: Double? {
+    guard let jitter, let lag else { return nil }
+    return jitter / SettingScore.jitterScale + lag / SettingScore.lagScale
   }
 }

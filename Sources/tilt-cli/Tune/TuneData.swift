@@ -1,5 +1,5 @@
 import Attitude
-import Evdev
+import EvdevCore
 import Foundation
 import Tilt
 
@@ -12,6 +12,8 @@ struct TuneData {
   var truthUp: [Vector3?]?
   /// The file's own rest marks (BROAD's `movement` = 0); `nil` without them.
   var fileRest: [Bool]?
+  /// Whether a joystick's stick drives the tilt (SPEC §2): its samples carry no noise.
+  var isJoystick = false
 
   static func load(path: String, options: PipelineOptions) throws -> TuneData {
     var source = try RecordingSource.open(path: path, options: options)
@@ -30,13 +32,15 @@ struct TuneData {
       data.truthUp = truth
       data.fileRest = rest
     } else {
+      data.isJoystick = (source as? EvemuMotionSource)?.profile.kind == .joystick
       while let item = try source.next() {
         if let sample = item.motion { data.samples.append(sample) }
       }
     }
     guard data.samples.count >= 10 else {
       throw Failure(
-        "\(path): only \(data.samples.count) motion samples; tuning needs a longer recording")
+        "\(path): \(data.samples.count == 0 ? "no" : "only \(data.samples.count)") motion samples: nothing can be measured; tune a recording with a few seconds still and a few tilts (tilt-cli record)"
+      )
     }
     return data
   }
@@ -46,16 +50,5 @@ struct TuneData {
     guard q.x.isFinite, q.y.isFinite, q.z.isFinite, q.w.isFinite else { return nil }
     let m = Quaternion(w: q[0], x: q[1], y: q[2], z: q[3]).normalized.rotationMatrix
     return Vector3(m.m31, m.m32, m.m33)
-  }
-}
-
-/// Pitch and roll in degrees of an up-vector (SPEC §1).
-struct Inclination {
-  var pitch: Double
-  var roll: Double
-
-  init(up f: Vector3) {
-    pitch = atan2(f.y, (f.x * f.x + f.z * f.z).squareRoot()) * 180 / .pi
-    roll = atan2(-f.x, f.z) * 180 / .pi
   }
 }

@@ -52,8 +52,11 @@ enum TuneSearch: String, CaseIterable {
   private func oneEuroProcedure(_ scorer: FilterScorer, progress: (Int, Int) -> Void)
     -> [SettingScore]
   {
-    let budget = 40
+    let budget = 41
+    // The default first: the yardstick of the recommendation.
     var scores: [SettingScore] = []
+    progress(0, budget)
+    scores.append(scorer.score(TuneReport.defaultSetting))
     func tryIt(_ minCutoff: Double, _ beta: Double) -> SettingScore {
       progress(scores.count, budget)
       let s = scorer.score(
@@ -65,7 +68,7 @@ enum TuneSearch: String, CaseIterable {
       return s
     }
     var minCutoff = 10.0
-    while tryIt(minCutoff, 0).jitter > TuneSearch.steadyJitter, minCutoff > 0.01,
+    while tryIt(minCutoff, 0).jitter ?? 0 > TuneSearch.steadyJitter, minCutoff > 0.01,
       scores.count < budget / 2
     {
       minCutoff *= 0.6
@@ -73,7 +76,7 @@ enum TuneSearch: String, CaseIterable {
     var beta = 0.0001
     while scores.count < budget {
       let s = tryIt(minCutoff, beta)
-      if s.lag <= TuneSearch.quickLag || s.jitter > 2 * TuneSearch.steadyJitter { break }
+      if s.lag ?? 0 <= TuneSearch.quickLag || s.jitter ?? 0 > 2 * TuneSearch.steadyJitter { break }
       beta *= 2.5
     }
     progress(budget, budget)
