@@ -47,6 +47,16 @@ public enum DeviceChoice {
       .device.path
   }
 
+  /// The first device with a gyroscope (`tilt-cli calibrate`), or why there is none.
+  public static func firstGyroscopeDevice() throws -> String {
+    let withGyroscope = DeviceListing.scan().entries.first { $0.profile?.gyroAxes != nil }
+    if let path = withGyroscope?.device.path { return path }
+    _ = try firstMotionDevice()
+    throw TiltError(
+      "no motion device with a gyroscope in \(inputDirectory) (an accelerometer needs no "
+        + "calibration); attach a gamepad or IMU, or pass --device PATH")
+  }
+
   /// Like ``firstMotionDeviceIfAny()``, but says why there is none.
   public static func firstMotionDevice() throws -> String {
     if let path = firstMotionDeviceIfAny() { return path }

@@ -3,7 +3,7 @@ import Foundation
 /// Every subcommand, in the order the help lists them.
 let commands: [any Command.Type] = [
   DevicesCommand.self, InfoCommand.self, LiveCommand.self, ReplayCommand.self,
-  RecordCommand.self, TuneCommand.self,
+  RecordCommand.self, TuneCommand.self, CalibrateCommand.self,
 ]
 
 let topLevelHelp = """

@@ -880,6 +880,111 @@ def s16_joycon_grip_hid():
 
 # The scenarios by number; `Tests/vm/run N ...` picks some. A new scenario is
 # a function that returns its one-line result or raises Failure, and a line here.
+def _play_in_background(m, frame_fn, stop):
+    """Plays frame_fn(m, i) for i = 0, 1, … on its own thread until stop is set."""
+    import threading
+
+    def loop():
+        i = 0
+        while not stop.is_set():
+            frame_fn(m, i)
+            i += 1
+
+    t = threading.Thread(target=loop, daemon=True)
+    t.start()
+    return t
+
+
+def _calibrate(node, state, seconds=2):
+    env = dict(os.environ, XDG_STATE_HOME=state)
+    return subprocess.run(
+        cli("calibrate", "--device", node, "--json", "--duration", str(seconds)),
+        capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL)
+
+
+def _rate_norm(frame):
+    return math.sqrt(sum(x * x for x in frame["rotationRate"]))
+
+
+def s17_calibrate():
+    """calibrate measures a still pad's gyroscope bias and stores it; live then
+    starts from it (its first rotation rates are already ~0); a pad that moves,
+    or a device without a gyroscope, exits 1 and stores nothing."""
+    import tempfile
+    import threading
+
+    bias = (0.8, -0.5, 0.3)  # deg/s, card frame
+    up = dev.up_vector(10, -5)
+    motion_ui = dev.dualsense_motion()
+    node = dev.node_of(motion_ui)
+    stop = threading.Event()
+    state = tempfile.mkdtemp(prefix="tilt-state-")
+    player = None
+    try:
+        m = dev.Motion(motion_ui, 250, res=dev.DS_ACCEL_RES, seed=17, remap=dev.ps_remap,
+                       timestamps=True, gyro_res=dev.DS_GYRO_RES)
+        player = _play_in_background(m, lambda m, i: m.frame(up, bias), stop)
+        r = _calibrate(node, state)
+        check(r.returncode == 0, "calibrate of a still pad exited %d: %s" % (r.returncode, r.stderr[-400:]))
+        got = json.loads(r.stdout)
+        check(got["device"] == node, "calibrate --json names %r, not %s" % (got["device"], node))
+        err = max(abs(a - b) for a, b in zip(got["bias"], bias))
+        check(err < 0.05, "measured bias %s deg/s, played %s" % (got["bias"], bias))
+        check(got["samples"] > 200 and got["uncertainty"] < 0.05, "samples/uncertainty: %s" % got)
+        stored = os.listdir(os.path.join(state, "tilt"))
+        check(len(stored) == 1, "expected one stored bias file, found %s" % stored)
+
+        os.environ["XDG_STATE_HOME"] = state
+        try:
+            live = Watched(cli("live", "--device", node, "--format", "jsonl", "--every-sample"),
+                           log("s17-live.txt"))
+        finally:
+            del os.environ["XDG_STATE_HOME"]
+        try:
+            live.wait_open(node)
+            time.sleep(1.0)
+            rc = live.interrupt()
+            check(rc == 0, "live did not exit cleanly: " + live.describe_exit())
+        finally:
+            live.kill()
+            live.save_log()
+        frames = [f for f in live.frames() if f.get("rotationRate")]
+        check(len(frames) > 20, "live wrote %d frames with a rotation rate" % len(frames))
+        worst = max(_rate_norm(f) for f in frames[:25])
+        check(worst < 0.2, "with the stored bias live's first rotation rates reach %.3f deg/s (the bias is %.2f)"
+              % (worst, math.sqrt(sum(x * x for x in bias))))
+        stop.set()
+        player.join()
+
+        def swaying(m, i):  # pitch ±20° at 0.5 Hz
+            t = i / 250.0
+            m.frame(dev.up_vector(20 * math.sin(math.pi * t), 0), (20 * math.pi * math.cos(math.pi * t), 0, 0))
+
+        moved_state = tempfile.mkdtemp(prefix="tilt-state-")
+        stop.clear()
+        player = _play_in_background(m, swaying, stop)
+        r = _calibrate(node, moved_state)
+        stop.set()
+        player.join()
+        check(r.returncode == 1 and "moved" in r.stderr, "a moving pad: exit %d, %s" % (r.returncode, r.stderr[-300:]))
+        folder = os.path.join(moved_state, "tilt")
+        check(not os.path.isdir(folder) or not os.listdir(folder), "a moving pad's calibration stored something")
+    finally:
+        stop.set()
+        if player:
+            player.join()
+        motion_ui.close()
+
+    accel_ui = dev.accelerometer()
+    try:
+        r = _calibrate(dev.node_of(accel_ui), tempfile.mkdtemp(prefix="tilt-state-"), seconds=1)
+    finally:
+        accel_ui.close()
+    check(r.returncode == 1 and "no gyroscope" in r.stderr, "an accelerometer: exit %d, %s" % (r.returncode, r.stderr[-300:]))
+    return "bias %s deg/s measured within %.3f (±%.3f, %d samples); live's first rates ≤ %.3f deg/s; moving → exit 1" % (
+        bias, err, got["uncertainty"], got["samples"], worst)
+
+
 SCENARIOS = [
     (1, "accelerometer: live follows the motion, frames equal replay", s1_accelerometer),
     (2, "DualSense-like pair found with no flags, BTN_SOUTH flips", s2_dualsense_pair),
@@ -897,6 +1002,7 @@ SCENARIOS = [
     (14, "DualShock 4 on hid-sony: unplug exits 1, --wait reconnects", s14_dualshock4_unplug),
     (15, "Switch Pro Controller on hid-nintendo: plain live pairs, follows, flips", s15_switch_pro_hid),
     (16, "left Joy-Con in the charging grip on hid-nintendo: plain live pairs, follows, flips", s16_joycon_grip_hid),
+    (17, "calibrate: a still pad's bias stored, live starts from it; moving exits 1", s17_calibrate),
 ]
 
 # 21 (--serve) -----------------------------------------------------------------

@@ -1,0 +1,88 @@
+import Foundation
+import Tilt
+import TiltCard
+
+/// `tilt-cli calibrate`: measures the gyroscope bias at rest and stores it
+/// for the device, so that later starts show no drift from the first second.
+enum CalibrateCommand: Command {
+  static let name = "calibrate"
+  static let overview = "Measure a gyroscope's bias at rest and store it for the device."
+  static let usage = "calibrate [--device PATH] [--duration S] [--json]"
+  static let help = """
+    Lay the device on a table, or hold it very still, while it is measured.
+    The bias is stored under $XDG_STATE_HOME/tilt (else ~/.local/state/tilt),
+    one file a device (by its uniq, else bus, vendor, product and name), and
+    'tilt-cli live' starts from it. A device that moves during the
+    measurement gets exit 1 and nothing is stored.
+
+    OPTIONS:
+      --device PATH           The evdev node (default: the first motion device with
+                              a gyroscope).
+      --duration S            Seconds to measure, 0.5 to 600 (default: 3).
+      --json                  Print {"device", "bias", "uncertainty", "samples"}:
+                              bias and uncertainty in deg/s, card coordinates.
+    """
+  static let spec = CommandLineArguments.Spec(
+    options: ["device", "duration"], flags: ["json"])
+
+  static func run(_ arguments: CommandLineArguments) throws -> Int32 {
+    let seconds = try arguments.number("duration", in: 0.5...600) ?? 3
+    let json = arguments.has("json")
+    guard let store = GyroBiasStore() else {
+      throw Failure("neither XDG_STATE_HOME nor HOME is set: nowhere to store the bias")
+    }
+    let path = try arguments.string("device") ?? DeviceChoice.firstGyroscopeDevice()
+    let calibrator = try GyroCalibrator(devicePath: path)
+    let bar = ProgressLine(enabled: TerminalMode.isTerminal(STDERR_FILENO))
+    if !json || bar.enabled {
+      StandardError.write(
+        "Hold \"\(calibrator.info.name)\" still for \(format(seconds)) s…\n")
+    }
+    let result: GyroCalibrator.Result
+    do {
+      result = try calibrator.measure(seconds: seconds) { bar.show($0) }
+      bar.end()
+    } catch {
+      bar.end()
+      throw error
+    }
+    try store.save(result.bias, for: result.device)
+    let b = result.bias.biasDegreesPerSecond
+    if json {
+      let fields: [(String, JSONValue)] = [
+        ("device", .string(path)),
+        ("bias", .array([.number(b.x), .number(b.y), .number(b.z)])),
+        ("uncertainty", .number(result.bias.uncertaintyDegreesPerSecond)),
+        ("samples", .number(Double(result.bias.samples))),
+      ]
+      print(JSONValue.object(fields).serialized())
+    } else {
+      print(
+        """
+        gyroscope bias of \(path) ("\(result.device.name)"), deg/s, card axes:
+          x \(format(b.x))  y \(format(b.y))  z \(format(b.z))  (± \(format(result.bias.uncertaintyDegreesPerSecond)), \(result.bias.samples) samples)
+        stored in \(store.path(for: result.device)); 'tilt-cli live' starts from it.
+        """)
+    }
+    return ExitStatus.success
+  }
+
+  private static func format(_ value: Double) -> String { String(format: "%.3f", value) }
+}
+
+/// A progress bar redrawn in place on standard error, when it is a terminal.
+struct ProgressLine {
+  let enabled: Bool
+
+  func show(_ fraction: Double) {
+    guard enabled else { return }
+    let width = 30
+    let filled = Int((fraction * Double(width)).rounded(.down))
+    let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+    StandardError.write("\r  \(bar) \(Int((fraction * 100).rounded(.down)))%")
+  }
+
+  func end() {
+    if enabled { StandardError.write("\n") }
+  }
+}
