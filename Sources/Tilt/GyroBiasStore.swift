@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Degrees per second in card coordinates, as `tilt-cli calibrate --json`
 /// prints it (SPEC §3); the fusion works in rad/s (``estimate``).
-public struct StoredGyroBias: Equatable, Sendable {
+public struct StoredGyroBias: Hashable, Sendable {
   /// How the value was found.
   public enum Origin: String, Sendable {
     /// `tilt-cli calibrate`: held still on purpose.

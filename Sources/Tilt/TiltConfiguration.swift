@@ -19,6 +19,11 @@ public struct TiltConfiguration {
   public var mountMatrix: MountMatrix?
   /// Tilt of a joystick at full deflection, degrees.
   public var stickRangeDegrees = 45.0
+  /// Where a live device's gyroscope bias is kept between runs (what
+  /// `tilt-cli calibrate` measured, or what the fusion learned at a rest):
+  /// read at the start, written at the end when a rest confirmed it. `nil`
+  /// keeps nothing; `GyroBiasStore()` is the user's state directory.
+  public var gyroBiasStore: GyroBiasStore?
 
   public init() {}
 }

@@ -48,6 +48,10 @@ public final class TiltMotionManager: LoopParticipant {
     case deviceIsBack(path: String)
     /// udev's `ACCEL_MOUNT_MATRIX` could not be read and is ignored (a system bug).
     case ignoredUdevMountMatrix(String)
+    /// The fusion starts from the gyroscope bias stored for the device.
+    case startsFromStoredGyroscopeBias(StoredGyroBias)
+    /// The stored gyroscope bias could not be read or written (it is not used).
+    case storedGyroscopeBiasProblem(String)
 
     public var description: String {
       switch self {
@@ -57,6 +61,11 @@ public final class TiltMotionManager: LoopParticipant {
         return "\(path) went away; waiting for it to come back."
       case .deviceIsBack(let path): return "\(path) is back."
       case .ignoredUdevMountMatrix(let message): return message
+      case .startsFromStoredGyroscopeBias(let stored):
+        let b = stored.biasDegreesPerSecond
+        return "starting from the stored gyroscope bias (\(stored.origin.rawValue)): "
+          + "\(b.x.formatted3), \(b.y.formatted3), \(b.z.formatted3) deg/s"
+      case .storedGyroscopeBiasProblem(let message): return message
       }
     }
   }
@@ -151,6 +160,16 @@ public final class TiltMotionManager: LoopParticipant {
       pendingFrames = early
     }
     if let buttonPath { buttons = try? LiveDevice(path: buttonPath) }
+    if profile.gyroAxes != nil, let store = configuration.gyroBiasStore {
+      do {
+        if let stored = try store.load(for: deviceInfo) {
+          pipeline.manager.seedGyroscopeBias(stored.estimate)
+          self.onNote(.startsFromStoredGyroscopeBias(stored))
+        }
+      } catch {
+        self.onNote(.storedGyroscopeBiasProblem("\(error)"))
+      }
+    }
     pipeline.currentTime = { [unowned self] in clock.now() }
     pipeline.motionObservers.append { [unowned self] motion in deliver(motion) }
   }
@@ -264,7 +283,22 @@ public final class TiltMotionManager: LoopParticipant {
       throw error
     }
     try pipeline.finish()
+    storeGyroscopeBias()
     return ending
+  }
+
+  /// Keeps what the fusion learned of the gyroscope's bias for the next
+  /// start, when a rest of this run confirmed it and the configuration has a
+  /// ``TiltConfiguration/gyroBiasStore``; ``run()`` does it at its end.
+  public func storeGyroscopeBias() {
+    guard let store = configuration.gyroBiasStore,
+      let estimate = pipeline.manager.gyroscopeBiasEstimate, estimate.isConfirmedByRest
+    else { return }
+    do {
+      try store.save(StoredGyroBias(estimate, samples: 0, origin: .rest), for: deviceInfo)
+    } catch {
+      onNote(.storedGyroscopeBiasProblem("\(error)"))
+    }
   }
 
   private func loop(_ signals: SignalPipe) throws -> Ending {
@@ -430,4 +464,11 @@ struct LiveClock {
 
   /// Seconds of wall time until pipeline time `t`.
   func wallDelay(until t: Double) -> Double { max(0, t - now()) }
+}
+
+extension Double {
+  fileprivate var formatted3: String {
+    let scaled = (self * 1000).rounded() / 1000
+    return "\(scaled)"
+  }
 }

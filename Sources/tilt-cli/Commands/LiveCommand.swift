@@ -30,7 +30,9 @@ enum LiveCommand: Command {
   /// The live loop of the library, into the sink the options ask for, with
   /// the terminal's keys; exit 1 when the device went away.
   static func live(options: PipelineOptions, devicePath: String, wait: Bool) throws -> Int32 {
-    let configuration = try options.tiltConfiguration()
+    var configuration = try options.tiltConfiguration()
+    // What `calibrate` stored, or the last run learned at rest (SPEC §3).
+    configuration.gyroBiasStore = GyroBiasStore()
     let manager = try TiltMotionManager(
       devicePath: devicePath, configuration: configuration,
       makeSink: { info in try options.makeSink(card: configuration.card, title: info.name) },
