@@ -29,6 +29,12 @@ public struct MotionConfiguration: Sendable {
   public var reference: ReferenceMode
   public var fusionParameters: FusionParameters
 
+  /// Whether the gyroscope fusion runs (else the accelerometer-only tilt):
+  /// `.gyro` always, `.auto` when the device has a gyroscope.
+  public func usesFusion(hasGyroscope: Bool) -> Bool {
+    fusion == .gyro || (fusion == .auto && hasGyroscope)
+  }
+
   public static let defaultFilter = SmoothingFilter.oneEuro(
     minCutoff: 1.0, beta: 5.0, derivativeCutoff: 1.0)
 

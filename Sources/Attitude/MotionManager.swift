@@ -4,9 +4,10 @@ import Foundation
 ///
 /// The manager reads no device and no clock: it is fed samples, either
 /// one by one with ``process(_:)`` after
-/// ``startDeviceMotionUpdates(handler:)`` (push), or by running a
-/// ``MotionSampleSource`` to its end with
-/// ``startDeviceMotionUpdates(from:handler:)`` (pull). The same samples
+/// ``startDeviceMotionUpdates(handler:)`` (push), or by running a sequence
+/// of samples to its end with ``startDeviceMotionUpdates(from:handler:)``
+/// (pull; the `Tilt` library's `MotionSource` is the one source of devices
+/// and recordings). The same samples
 /// always give the same outputs.
 ///
 /// Lifecycle, as in Core Motion: stopping and starting again begins a new
@@ -31,7 +32,7 @@ public final class MotionManager {
 
   /// True when the gyroscope + accelerometer fusion is in use.
   public var usesFusion: Bool {
-    configuration.fusion == .gyro || (configuration.fusion == .auto && hasGyroscope)
+    configuration.usesFusion(hasGyroscope: hasGyroscope)
   }
 
   /// The fusion's current gyroscope bias estimate, rad/s, card frame; `nil`
@@ -67,7 +68,7 @@ public final class MotionManager {
     self.configuration = configuration
     self.hasGyroscope = hasGyroscope
     filter = configuration.filter.makeFilter()
-    if configuration.fusion == .gyro || (configuration.fusion == .auto && hasGyroscope) {
+    if configuration.usesFusion(hasGyroscope: hasGyroscope) {
       fusion = GyroAccelFusion(parameters: configuration.fusionParameters)
     } else {
       tilt = AccelerometerTiltEstimator(parameters: configuration.fusionParameters)
@@ -89,17 +90,22 @@ public final class MotionManager {
     isDeviceMotionActive = true
   }
 
-  /// Starts a session in pull mode and runs `source` until it ends, throws,
-  /// or `handler` calls ``stopDeviceMotionUpdates()``. Updates are stopped
-  /// when this returns or throws.
+  /// Starts a session in pull mode and runs `samples` until they end or
+  /// `handler` calls ``stopDeviceMotionUpdates()``; returns how many were
+  /// taken. Updates are stopped when this returns.
+  @discardableResult
   public func startDeviceMotionUpdates(
-    from source: inout some MotionSampleSource, handler: @escaping (DeviceMotion) -> Void
-  ) throws {
+    from samples: some Sequence<MotionSample>, handler: @escaping (DeviceMotion) -> Void
+  ) -> Int {
     startDeviceMotionUpdates(handler: handler)
     defer { stopDeviceMotionUpdates() }
-    while isDeviceMotionActive, let sample = try source.nextSample() {
+    var taken = 0
+    for sample in samples {
+      guard isDeviceMotionActive else { break }
       process(sample)
+      taken += 1
     }
+    return taken
   }
 
   /// Ends the session: ``process(_:)`` ignores samples until the next start.

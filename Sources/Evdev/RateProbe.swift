@@ -66,11 +66,14 @@ public struct RateProbe: Sendable {
   /// counter), which starts a new time line.
   private mutating func unwrap(_ timestamp: UInt32) -> Int64 {
     defer { previousTimestamp = timestamp }
-    if let previous = previousTimestamp, timestamp < previous {
-      if timestamp &- previous < UInt32(1) << 31 {
-        wraps += 1
-        wrapOffset += Int64(1) << 32
-      } else {
+    if let previous = previousTimestamp {
+      switch MscTimestampStep(from: previous, to: timestamp) {
+      case .forward(_, let wrapped):
+        if wrapped {
+          wraps += 1
+          wrapOffset += Int64(1) << 32
+        }
+      case .reset:
         resets += 1
         previousMicroseconds = nil
       }

@@ -50,9 +50,9 @@ struct SampleClock {
     var candidate = byEventTime
     if useMsc, let msc {
       if let lastMsc {
-        let step = msc &- lastMsc
-        if step < 1 << 31 {
-          if msc < lastMsc { wraps += 1 }
+        switch MscTimestampStep(from: lastMsc, to: msc) {
+        case .forward(let step, let wrapped):
+          if wrapped { wraps += 1 }
           checkMsc += Int64(step)
           rateCheck.add(
             msc: Double(checkMsc), event: Double(eventTime - checkEventOrigin))
@@ -60,7 +60,7 @@ struct SampleClock {
           let whole = scaled.rounded(.down)
           carry = scaled - whole
           candidate = mscAnchor + Int64(whole)
-        } else {
+        case .reset:
           resets += 1
           restartRateCheck(eventTime: eventTime)
         }

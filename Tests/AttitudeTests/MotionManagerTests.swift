@@ -109,24 +109,22 @@ import Testing
     #expect(manager.deviceMotion!.timestamp == imu.samples.last!.time)
   }
 
-  @Test func pullModeRunsTheSourceToItsEndOrUntilStopped() throws {
+  @Test func pullModeRunsTheSamplesToTheirEndOrUntilStopped() {
     var imu = SyntheticIMU(rate: 100)
     imu.move(for: 1)
     let manager = MotionManager(hasGyroscope: true)
-    var source = ArraySource(samples: imu.samples)
     var count = 0
-    try manager.startDeviceMotionUpdates(from: &source) { _ in count += 1 }
-    #expect(count == imu.samples.count)
+    let all = manager.startDeviceMotionUpdates(from: imu.samples) { _ in count += 1 }
+    #expect(count == imu.samples.count && all == count)
     #expect(!manager.isDeviceMotionActive)
 
-    var again = ArraySource(samples: imu.samples)
     count = 0
-    try manager.startDeviceMotionUpdates(from: &again) { _ in
+    let taken = manager.startDeviceMotionUpdates(from: imu.samples) { _ in
       count += 1
       if count == 10 { manager.stopDeviceMotionUpdates() }
     }
     #expect(count == 10)
-    #expect(again.index == 10)
+    #expect(taken == 10)
   }
 
   @Test(arguments: [FusionMode.auto, .accel, .gyro])

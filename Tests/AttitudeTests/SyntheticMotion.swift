@@ -87,14 +87,3 @@ func run<E: AttitudeEstimator>(_ estimator: inout E, _ samples: [MotionSample]) 
   for s in samples { if let e = estimator.update(s) { last = e } }
   return last
 }
-
-/// A source that yields an array of samples, for pull mode.
-struct ArraySource: MotionSampleSource {
-  var samples: [MotionSample]
-  var index = 0
-  mutating func nextSample() throws -> MotionSample? {
-    guard index < samples.count else { return nil }
-    defer { index += 1 }
-    return samples[index]
-  }
-}

@@ -49,7 +49,7 @@ struct FilterScorer {
   let motionSeconds: Double
 
   /// Whether the estimator is the gyroscope fusion, whose time constant is tunable too.
-  var usesFusion: Bool { base.fusion == .gyro || (base.fusion == .auto && data.hasGyroscope) }
+  var usesFusion: Bool { base.usesFusion(hasGyroscope: data.hasGyroscope) }
   var canScore: Bool { jitterProblem == nil && lagProblem == nil }
 
   /// Seconds after a rest starts before its wobble counts (the filter catching up).
