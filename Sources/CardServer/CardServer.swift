@@ -229,10 +229,6 @@ public final class CardServer {
       droppedEvents += viewer.dropped - before
       wake(viewer)
     }
-    // A resumed stream is taken up by one MHD_run (its content reader fills
-    // the buffer) and written by the next; without this second turn the
-    // last frame of a motion stayed in the buffer until the device spoke again.
-    run()
     run()
   }
 
