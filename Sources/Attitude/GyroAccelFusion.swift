@@ -1,3 +1,5 @@
+import Foundation
+
 /// Gyroscope and accelerometer fusion in the spirit of VQF (Laidig & Seel,
 /// Information Fusion 2023), written for this project.
 ///
@@ -93,6 +95,8 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     var weightSum = 0.0
     /// Sum of the squared distances of their magnitudes from 1 g, g².
     var deviation2 = 0.0
+    /// Sum of the squared bias-corrected rotation rates, (rad/s)².
+    var rotation2 = 0.0
     var count = 0
     /// Seconds of usable readings since the last correction.
     var duration = 0.0
@@ -101,11 +105,13 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     /// sample. Only usable readings add time: a reading after a free fall
     /// does not get the weight of the fall.
     mutating func add(
-      _ inertial: Vector3, deviation2 d: Double, weight: Double, interval dt: Double
+      _ inertial: Vector3, deviation2 d: Double, rotation2 w: Double, weight: Double,
+      interval dt: Double
     ) {
       inertialSum += inertial * weight
       weightSum += weight
       deviation2 += d
+      rotation2 += w
       count += 1
       duration += dt
     }
@@ -132,6 +138,29 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   var disturbance = 0.0
   /// How far the accelerometer is trusted now, 0…1 (1 when undisturbed).
   var trust = 1.0
+  /// The part of the specific force across the low-passed gravity, g,
+  /// almost-inertial frame, low-passed over
+  /// ``FusionParameters/translationFilterTimeConstant``: the slow linear
+  /// acceleration that would leak through the accelerometer low-pass.
+  var slowTranslation = Vector3.zero
+  /// Mean square of ``slowTranslation`` over
+  /// ``FusionParameters/disturbanceTimeConstant``, g².
+  var translation = 0.0
+  /// Mean square of the unfiltered part across gravity, g²: `translation`
+  /// over it is the share of that force that is slow.
+  var translationTotal = 0.0
+  /// Mean square of the bias-corrected rotation rate over
+  /// ``FusionParameters/disturbanceTimeConstant``, (rad/s)².
+  var rotationPower = 0.0
+  let inverseRotationScale2: Double
+  let maximumStretch: Double
+  /// The readings' distance from 1 g, g, low-passed over
+  /// ``FusionParameters/shockTimeConstant``.
+  var recentDeviation = 0.0
+  /// 1 / ``FusionParameters/shockTimeConstant``, 1/s.
+  let shockRate: Double
+  let translationFactor: SmoothingFactor
+  let inverseTranslationScale2: Double
 
   var restGyroMean = Vector3.zero
   var restAccelMean = Vector3(0, 0, 1)
@@ -161,6 +190,12 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     restFactor = SmoothingFactor(timeConstant: parameters.restFilterTimeConstant)
     inverseDisturbanceScale2 = 1 / (parameters.disturbanceScale * parameters.disturbanceScale)
     inverseShockScale2 = 1 / (parameters.shockScale * parameters.shockScale)
+    translationFactor = SmoothingFactor(timeConstant: parameters.translationFilterTimeConstant)
+    inverseTranslationScale2 = 1 / (parameters.translationScale * parameters.translationScale)
+    inverseRotationScale2 =
+      1 / (parameters.translationRotationScale * parameters.translationRotationScale)
+    maximumStretch = max(parameters.translationMaximumStretch, 1)
+    shockRate = 1 / max(parameters.shockTimeConstant, 1e-9)
     motionBiasNoise2Time =
       parameters.motionBiasNoise * parameters.motionBiasNoise
       * parameters.accelerometerTimeConstant
@@ -227,6 +262,11 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     timeStep.reset()
     disturbance = 0
     trust = 1
+    slowTranslation = .zero
+    translation = 0
+    translationTotal = 0
+    rotationPower = 0
+    recentDeviation = 0
     restWindow = nil
     isAtRest = false
   }
@@ -286,11 +326,20 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       if hasInclination {
         let deviation = magnitude2.squareRoot() - 1
         let d2 = deviation * deviation
+        // A knock is a spike: far from the magnitude's recent course. A fast
+        // push or a vibration is far from 1 g too, but follows its course.
+        let spike = deviation - recentDeviation
+        // Backward Euler (x/(1 + x)) instead of 1 − e^−x: dt/τ is ~0.1 here,
+        // beyond the Taylor series, and a spike detector needs no exp.
+        let x = dt * shockRate
+        recentDeviation += x / (1 + x) * spike
         block.add(
-          inertial, deviation2: d2, weight: 1 / (1 + d2 * inverseShockScale2), interval: dt)
+          inertial, deviation2: d2, rotation2: rate.lengthSquared,
+          weight: 1 / (1 + spike * spike * inverseShockScale2), interval: dt)
       } else {
         filteredAcceleration = inertial
         filteredAccelerationRate = .zero
+        recentDeviation = magnitude2.squareRoot() - 1
         rowFiltersNeedStart = true
         _ = correctInclination()
         hasInclination = true
@@ -310,12 +359,29 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   mutating func applyCorrection(learnBias: Bool) {
     let inverseCount = 1 / Double(block.count)
     let dt = block.duration
-    disturbance +=
-      disturbanceFactor.alpha(for: dt) * (block.deviation2 * inverseCount - disturbance)
-    trust = 1 / (1 + disturbance * inverseDisturbanceScale2)
+    let disturbanceAlpha = disturbanceFactor.alpha(for: dt)
+    disturbance += disturbanceAlpha * (block.deviation2 * inverseCount - disturbance)
+    let mean = block.inertialSum / block.weightSum
+    // Slow linear acceleration: the mean's part across the low-passed
+    // gravity, low-passed over about a second (a fast shake averages out
+    // in the accelerometer low-pass anyway; a slow push does not).
+    let gravity = filteredAcceleration
+    let across = mean - gravity * (mean.dot(gravity) / max(gravity.lengthSquared, 1e-12))
+    slowTranslation += translationFactor.alpha(for: dt) * (across - slowTranslation)
+    translation += disturbanceAlpha * (slowTranslation.lengthSquared - translation)
+    translationTotal += disturbanceAlpha * (across.lengthSquared - translationTotal)
+    let slowShare = translationTotal > 0 ? translation / translationTotal : 0
+    rotationPower += disturbanceAlpha * (block.rotation2 * inverseCount - rotationPower)
+    // τ³ ∝ slow linear acceleration / gyroscope drift² (see
+    // FusionParameters.translationScale): the stretch is a cube root.
+    let push =
+      translation * slowShare * inverseTranslationScale2
+      / (1 + rotationPower * inverseRotationScale2)
+    let stretch = push > 0 ? min(cbrt(1 + push), maximumStretch) : 1
+    trust = 1 / ((1 + disturbance * inverseDisturbanceScale2) * stretch)
     // At rest the accelerometer reads gravity alone: it may correct at once.
     let omega = isAtRest ? restAccelerationFrequency : accelerationFrequency * trust
-    filterAcceleration(block.inertialSum / block.weightSum, frequency: omega, interval: dt)
+    filterAcceleration(mean, frequency: omega, interval: dt)
     block = CorrectionBlock()
     // The bias may have wandered since it was last observed.
     let growth = biasRandomWalk2 * dt
