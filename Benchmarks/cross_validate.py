@@ -149,8 +149,8 @@ def cross_validate(bench, trials, grid, column, only, reference, reference_name,
         d = rmse[("defaults", n)]
         c = rmse[(chosen[k], n)]
         print(
-            f"| {n} | {k} | {reference[n]:.3f} | {d:.3f} | {d / reference[n]:.2f} "
-            f"| {c:.3f} | {c / reference[n]:.2f} |"
+            f"| {n} | {k} | {reference[n]:.3f} | {d:.3f} | {d / reference[n]:.3f} "
+            f"| {c:.3f} | {c / reference[n]:.3f} |"
         )
     print()
     for k in kinds:

@@ -33,6 +33,19 @@ public struct FusionParameters: Hashable, Sendable {
   /// card rests (then it reads gravity alone): after a disturbance the
   /// inclination converges within a few of these once the card is still.
   public var restAccelerometerTimeConstant: Double = 1.0
+  /// At rest, the low-pass runs at ``restAccelerometerTimeConstant`` only
+  /// while the accelerometer disagrees with the estimated inclination: its
+  /// frequency goes from the motion's to the rest's as `e²/(e² + scale²)`,
+  /// where `e` is the disagreement (the readings' part across the
+  /// estimated gravity, low-passed over
+  /// ``translationFilterTimeConstant``), in g (≈ radians). 0.5°: fifty
+  /// times what a still pad's accelerometer noise leaves in that one-second
+  /// mean (≈0.01°), so noise keeps the steady 3 s low-pass (0.037° of
+  /// jitter on an upright DualSense, against 0.085° with the fast one
+  /// throughout), while a disturbance's error of a few degrees converges
+  /// with the fast one (half of it at 0.5° from the truth, the recovery
+  /// bound of the tests). 0 corrects at rest with the fast one throughout.
+  public var restDisagreementScale: Double = 0.5 * .pi / 180
 
   /// No longer used: at rest the bias is now the variance-weighted mean of
   /// the prior estimate and the gyroscope's mean over the rest

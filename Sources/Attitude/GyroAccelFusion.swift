@@ -154,6 +154,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   var rotationPower = 0.0
   let inverseRotationScale2: Double
   let maximumStretch: Double
+  let restDisagreementScale2: Double
   /// The readings' distance from 1 g, g, low-passed over
   /// ``FusionParameters/shockTimeConstant``.
   var recentDeviation = 0.0
@@ -195,6 +196,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     inverseRotationScale2 =
       1 / (parameters.translationRotationScale * parameters.translationRotationScale)
     maximumStretch = max(parameters.translationMaximumStretch, 1)
+    restDisagreementScale2 = parameters.restDisagreementScale * parameters.restDisagreementScale
     shockRate = 1 / max(parameters.shockTimeConstant, 1e-9)
     motionBiasNoise2Time =
       parameters.motionBiasNoise * parameters.motionBiasNoise
@@ -380,7 +382,20 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     let stretch = push > 0 ? min(cbrt(1 + push), maximumStretch) : 1
     trust = 1 / ((1 + disturbance * inverseDisturbanceScale2) * stretch)
     // At rest the accelerometer reads gravity alone: it may correct at once.
-    let omega = isAtRest ? restAccelerationFrequency : accelerationFrequency * trust
+    // At rest the accelerometer reads gravity alone: it may correct fast,
+    // but only as far as it disagrees with the estimate beyond its noise
+    // (the disagreement is the slow part across gravity, as above). A wrong
+    // inclination converges with the rest time constant; a right one keeps
+    // the motion's, which lets less of the accelerometer's noise through.
+    let omega: Double
+    if isAtRest {
+      let e2 = slowTranslation.lengthSquared
+      omega =
+        accelerationFrequency + (restAccelerationFrequency - accelerationFrequency) * e2
+        / (e2 + restDisagreementScale2)
+    } else {
+      omega = accelerationFrequency * trust
+    }
     filterAcceleration(mean, frequency: omega, interval: dt)
     block = CorrectionBlock()
     // The bias may have wandered since it was last observed.

@@ -143,10 +143,11 @@ import Testing
     let tuned = try Self.tune(Self.uprightPad)
     let unfiltered = try #require(tuned.setting(["--filter", "none"]))
     let standard = try #require(tuned.setting(Self.defaultArguments))
-    // 0.03° with a 3 s correction at rest; since issue 12 the fusion corrects
-    // at rest with 1 s (a wrong inclination recovers within 4 s), which lets
-    // 0.085° of the pad's accelerometer noise through: still 0.03° of card.
-    #expect(unfiltered.jitter! < 0.1, "unfiltered jitter \(unfiltered.jitter!)°")
+    // 0.03° with a 3 s correction at rest; issue 12's fusion corrected at
+    // rest with 1 s throughout (0.085°); now the fast correction follows the
+    // accelerometer's disagreement beyond its noise (0.037°), and a wrong
+    // inclination still recovers within 4 s (BiasEstimationTests).
+    #expect(unfiltered.jitter! < 0.05, "unfiltered jitter \(unfiltered.jitter!)°")
     #expect(tuned.recommended.jitter! <= standard.jitter!)
     #expect(tuned.recommended.lag! <= standard.lag!)
 

@@ -55,6 +55,7 @@ let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
   "restAccelerometerTimeConstant": \.restAccelerometerTimeConstant,
   "maximumBias": \.maximumBias,
   "shockScale": \.shockScale,
+  "restDisagreementScale": \.restDisagreementScale,
   "shockTimeConstant": \.shockTimeConstant,
   "translationScale": \.translationScale,
   "translationMaximumStretch": \.translationMaximumStretch,
