@@ -50,7 +50,7 @@ import Testing
   }
 
   static let broad02 = "../shared/data/broad/broad02_window36-56s_as_dualsense_motion.evemu"
-  static let broad02SHA256 = "30666ce84f20c123d02ac734d0a80dc456f5b321902046fc03913671e26922d6"
+  static let broad02SHA256 = "92291b845fb9adfd3fcce3405e54a48088f3a88b6dc1a287fb56d783700b8481"
 
   @Test(.needsSharedData("broad/broad02_window36-56s_as_dualsense_motion.evemu"))
   func replayOfTheSharedDualSenseRecordingIsPinnedByItsHash() throws {
