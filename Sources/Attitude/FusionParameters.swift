@@ -130,6 +130,7 @@ public struct FusionParameters: Hashable, Sendable {
   public var translationRotationScale: Double = 0.3
   /// The most the translation stretch multiplies the time constant by: 2
   /// (3 s to 6 s), so a gyroscope error is still corrected within seconds.
+  /// Values above 2 are taken as 2.
   public var translationMaximumStretch: Double = 2
 
   /// Within the low-pass, a reading whose distance from 1 g jumps by `d` g

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Gyroscope and accelerometer fusion in the spirit of VQF (Laidig & Seel,
 /// Information Fusion 2023), written for this project.
 ///
@@ -153,14 +151,16 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// ``FusionParameters/disturbanceTimeConstant``, (rad/s)².
   var rotationPower = 0.0
   let inverseRotationScale2: Double
-  let maximumStretch: Double
+  /// The cube of ``FusionParameters/translationMaximumStretch`` (at most 2).
+  let maximumStretch3: Double
   let restDisagreementScale2: Double
   /// The readings' distance from 1 g, g, low-passed over
   /// ``FusionParameters/shockTimeConstant``.
   var recentDeviation = 0.0
   /// 1 / ``FusionParameters/shockTimeConstant``, 1/s.
   let shockRate: Double
-  let translationFactor: SmoothingFactor
+  /// 1 / ``FusionParameters/translationFilterTimeConstant``, 1/s.
+  let translationRate: Double
   let inverseTranslationScale2: Double
 
   var restGyroMean = Vector3.zero
@@ -191,11 +191,12 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     restFactor = SmoothingFactor(timeConstant: parameters.restFilterTimeConstant)
     inverseDisturbanceScale2 = 1 / (parameters.disturbanceScale * parameters.disturbanceScale)
     inverseShockScale2 = 1 / (parameters.shockScale * parameters.shockScale)
-    translationFactor = SmoothingFactor(timeConstant: parameters.translationFilterTimeConstant)
+    translationRate = 1 / max(parameters.translationFilterTimeConstant, 1e-9)
     inverseTranslationScale2 = 1 / (parameters.translationScale * parameters.translationScale)
     inverseRotationScale2 =
       1 / (parameters.translationRotationScale * parameters.translationRotationScale)
-    maximumStretch = max(parameters.translationMaximumStretch, 1)
+    let stretch = min(max(parameters.translationMaximumStretch, 1), 2)
+    maximumStretch3 = stretch * stretch * stretch
     restDisagreementScale2 = parameters.restDisagreementScale * parameters.restDisagreementScale
     shockRate = 1 / max(parameters.shockTimeConstant, 1e-9)
     motionBiasNoise2Time =
@@ -369,7 +370,10 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     // in the accelerometer low-pass anyway; a slow push does not).
     let gravity = filteredAcceleration
     let across = mean - gravity * (mean.dot(gravity) / max(gravity.lengthSquared, 1e-12))
-    slowTranslation += translationFactor.alpha(for: dt) * (across - slowTranslation)
+    // Backward Euler (x/(1 + x)): dt/τ = 0.02 is beyond SmoothingFactor's
+    // series, and its exp would cost more than the rest of the block.
+    let x = dt * translationRate
+    slowTranslation += x / (1 + x) * (across - slowTranslation)
     translation += disturbanceAlpha * (slowTranslation.lengthSquared - translation)
     translationTotal += disturbanceAlpha * (across.lengthSquared - translationTotal)
     let slowShare = translationTotal > 0 ? translation / translationTotal : 0
@@ -379,7 +383,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     let push =
       translation * slowShare * inverseTranslationScale2
       / (1 + rotationPower * inverseRotationScale2)
-    let stretch = push > 0 ? min(cbrt(1 + push), maximumStretch) : 1
+    let stretch = push > 0 ? Self.cubeRoot(min(1 + push, maximumStretch3)) : 1
     trust = 1 / ((1 + disturbance * inverseDisturbanceScale2) * stretch)
     // At rest the accelerometer reads gravity alone: it may correct at once.
     // At rest the accelerometer reads gravity alone: it may correct fast,
@@ -510,6 +514,18 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     }
     inclinationCorrection = (correction * inclinationCorrection).renormalized
     return Vector3(2 * correction.x, 2 * correction.y, 0)
+  }
+
+  /// ∛r for 1 ≤ r ≤ 8, to within 1e-7: three Newton steps from the chord
+  /// between (1, 1) and (8, 2). Foundation's cbrt costs more than the rest of
+  /// a correction block.
+  @inline(__always)
+  static func cubeRoot(_ r: Double) -> Double {
+    var y = 1 + (r - 1) * (1.0 / 7)
+    y = (2 * y + r / (y * y)) * (1.0 / 3)
+    y = (2 * y + r / (y * y)) * (1.0 / 3)
+    y = (2 * y + r / (y * y)) * (1.0 / 3)
+    return y
   }
 
   mutating func clampBias() {

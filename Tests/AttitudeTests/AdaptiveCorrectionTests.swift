@@ -169,4 +169,12 @@ import Testing
     #expect(fast.recovery != nil && adaptive.recovery! < fast.recovery! + 0.5)
     #expect(unstretched.recovery != nil && adaptive.recovery! < unstretched.recovery! + 0.5)
   }
+
+  /// The stretch's cube root (three Newton steps) over its whole range.
+  @Test func cubeRootIsExactOverTheStretchRange() {
+    for k in 0...700 {
+      let r = 1 + Double(k) / 100
+      #expect(abs(GyroAccelFusion.cubeRoot(r) - cbrt(r)) < 1e-7, "r = \(r)")
+    }
+  }
 }

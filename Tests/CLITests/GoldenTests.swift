@@ -50,7 +50,7 @@ import Testing
   }
 
   static let broad02 = "../shared/data/broad/broad02_window36-56s_as_dualsense_motion.evemu"
-  static let broad02SHA256 = "92291b845fb9adfd3fcce3405e54a48088f3a88b6dc1a287fb56d783700b8481"
+  static let broad02SHA256 = "a9810b485fa08d57d16f6b2dd8774b8c9ad85529163bbbe32261bc79d7d5b715"
 
   @Test(.needsSharedData("broad/broad02_window36-56s_as_dualsense_motion.evemu"))
   func replayOfTheSharedDualSenseRecordingIsPinnedByItsHash() throws {
