@@ -10,13 +10,23 @@
 ///   frame gravity stands still while the card turns, so the low-pass
 ///   removes linear acceleration (shaking, taps) without lagging the
 ///   rotation.
-/// - While readings stray from 1 g (shaking, tapping), the time constant
-///   grows (``FusionParameters/disturbanceScale``): the accelerometer is
-///   trusted less for a while, sample after sample alike, so the trust does
-///   not bias the average toward the calmer samples of a motion. At rest it
-///   shrinks to ``FusionParameters/restAccelerometerTimeConstant``: the
-///   accelerometer then reads gravity alone, and an inclination that a
-///   disturbance left wrong converges within seconds.
+/// - While the card is pushed slowly (the slow part of the specific force
+///   across gravity is large and the gyroscope says little rotation), the
+///   time constant stretches by a cube root, up to twice
+///   (``FusionParameters/translationScale``): the slow push would leak
+///   through, and a gyroscope that turns little drifts little. A fast shake
+///   is removed by the low-pass anyway and does not stretch it. Optionally
+///   (``FusionParameters/disturbanceScale``, off by default) it also grows
+///   while readings stray from 1 g.
+/// - A reading whose distance from 1 g jumps from its recent course (a
+///   knock) weighs little in the low-pass (``FusionParameters/shockScale``);
+///   a fast push, far from 1 g but smooth, keeps its weight.
+/// - At rest the low-pass speeds up toward
+///   ``FusionParameters/restAccelerometerTimeConstant`` as far as the
+///   accelerometer disagrees with the estimate beyond its noise
+///   (``FusionParameters/restDisagreementScale``): an inclination that a
+///   disturbance left wrong converges within seconds, a right one is not
+///   shaken by the accelerometer's noise.
 /// - The accelerometer part runs once per
 ///   ``FusionParameters/correctionInterval`` on the mean of the readings
 ///   since the last run (the gyroscope is integrated at every sample): a
