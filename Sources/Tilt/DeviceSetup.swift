@@ -19,6 +19,13 @@ public enum DeviceSetup {
     return profile
   }
 
+  /// The key codes of a device whose motion node has `profile` and whose
+  /// buttons may sit on a paired node (`pairedButtons`): what
+  /// `FlipTrigger.flipButtonCodes(forKeys:)` chooses the flip button from.
+  public static func buttons(profile: DeviceProfile, pairedButtons: DeviceInfo?) -> Set<UInt16> {
+    profile.buttons.union(pairedButtons.map(Buttons.codes(of:)) ?? [])
+  }
+
   /// udev's `ACCEL_MOUNT_MATRIX` for `device`, parsed; a malformed one is
   /// reported to `warn` and left out (a system bug, not the user's).
   public static func udevMountMatrix(

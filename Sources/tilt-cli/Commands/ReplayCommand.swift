@@ -47,7 +47,8 @@ enum ReplayCommand: Command {
     ignoreBrokenPipe()
     let sink = try options.makeSink(card: configuration.card, title: title)
     let pipeline = TiltPipeline(
-      configuration: configuration, hasGyroscope: source.hasGyroscope, sink: sink)
+      configuration: configuration, hasGyroscope: source.hasGyroscope, buttons: source.buttons,
+      sink: sink)
     let player = RecordingPlayer(pipeline: pipeline)
     var page: LivePage?
     if let address = options.serve {

@@ -95,7 +95,9 @@ struct PipelineOptions {
       --mount-matrix "a,b,c; d,e,f; g,h,i"
                               Device-to-card axes, in udev's ACCEL_MOUNT_MATRIX syntax.
       --flip-on button|turnover|none
-                              What flips the card (default button).
+                              What flips the card (default button: the device's
+                              primary button, BTN_SOUTH or BTN_TRIGGER where it has
+                              one; 'tilt-cli info' names it). The space key always does.
       --flip-style spring|two-phase
                               The flip animation (default spring).
       --reduce-motion         No tilt, no flip animation; motion-only devices stay closed.
