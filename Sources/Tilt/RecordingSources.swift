@@ -38,7 +38,8 @@ public struct EvemuMotionSource: MotionSource {
   public init(reader: EvemuReader, configuration: TiltConfiguration) throws {
     self.reader = reader
     profile = try DeviceSetup.profile(
-      for: reader.info, configuration: configuration, device: reader.path)
+      for: reader.info, configuration: configuration, device: reader.path,
+      advice: DeviceSetup.recordingAdvice)
     decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
   }
 

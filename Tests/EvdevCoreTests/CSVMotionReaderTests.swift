@@ -133,7 +133,9 @@ import Testing
   @Test func binaryFileIsRefused() throws {
     let path = TestData.file(bytes: [0x74, 0x5F, 0x73, 0x00, 0x0A], name: "bin.csv")
     let error = #expect(throws: RecordingError.self) { _ = try CSVMotionReader(path: path) }
-    #expect(error?.description == "\(path):1: not a CSV log (binary data at line 1)")
+    #expect(
+      error?.description
+        == "\(path):1: not a CSV log (binary data at line 1); \(RecordingError.giveARecording)")
   }
 
   @Test(

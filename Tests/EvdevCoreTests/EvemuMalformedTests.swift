@@ -127,7 +127,10 @@ import Testing
     let path = TestData.file(bytes: Array("N: T\nI: 0003 0000 0000 0000\nB: \u{0}\u{1}\n".utf8))
     let error = #expect(throws: RecordingError.self) { _ = try EvemuReader(path: path) }
     #expect(error?.kind == .binary)
-    #expect(error?.description == "\(path):3: not an evemu recording (binary data at line 3)")
+    #expect(
+      error?.description
+        == "\(path):3: not an evemu recording (binary data at line 3); "
+        + RecordingError.giveARecording)
   }
 
   @Test func invalidUTF8IsBinary() throws {
