@@ -2,16 +2,29 @@ import Attitude
 import EvdevCore
 
 /// One step of a source: motion, buttons, or both, at one time of the source's clock.
+///
+/// The step has one time: its motion sample carries the same, also after
+/// ``time`` is changed (a live loop moves a reopened device's samples on to
+/// the pipeline's clock that way).
 public struct SourceItem {
   /// Seconds since the first sample of the source.
   public var time: Double
-  public var motion: MotionSample?
+  /// The motion of the step, at ``time``.
+  public var motion: MotionSample? {
+    get {
+      guard var sample = storedMotion else { return nil }
+      sample.time = time
+      return sample
+    }
+    set { storedMotion = newValue }
+  }
   /// Buttons that went down in this step (`BTN_*` codes).
   public var pressedButtons: [UInt16]
+  private var storedMotion: MotionSample?
 
   public init(time: Double, motion: MotionSample?, pressedButtons: [UInt16]) {
     self.time = time
-    self.motion = motion
+    storedMotion = motion
     self.pressedButtons = pressedButtons
   }
 }

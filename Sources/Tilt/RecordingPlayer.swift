@@ -92,32 +92,18 @@ final class Pacer {
         if let next = pipeline.session.nextWakeTime, next <= due { return true }
         continue
       }
-      var watched = [signals.fileDescriptor]
-      var timeout = left
-      for participant in participants {
-        watched += participant.pollDescriptors
-        if let d = participant.deadline { timeout = min(timeout, max(0, d - monotonicSeconds())) }
-      }
-      let ready = try Poller.wait(for: watched, timeout: timeout)
+      let turn = ParticipantTurn(participants)
+      let timeout = turn.deadline.map { min(left, max(0, $0 - monotonicSeconds())) } ?? left
+      let ready = try Poller.wait(
+        for: [signals.fileDescriptor] + turn.descriptors, timeout: timeout)
       if ready.contains(signals.fileDescriptor) {
         for signal in signals.drain() {
           if signal == SIGWINCH { try pipeline.sink.redraw() } else { return false }
         }
       }
-      try serve(participants, ready: ready)
+      try turn.serve(ready: ready)
       try pipeline.sink.flush()
     }
     return false
-  }
-}
-
-/// Calls each participant whose descriptors are ready or whose deadline has come.
-func serve(_ participants: [any LoopParticipant], ready: Set<Int32>) throws {
-  let now = monotonicSeconds()
-  for participant in participants {
-    let mine = ready.intersection(participant.pollDescriptors)
-    if !mine.isEmpty || (participant.deadline.map { $0 <= now } ?? false) {
-      try participant.service(ready: mine)
-    }
   }
 }

@@ -173,7 +173,7 @@ public final class TiltMotionManager: LoopParticipant {
         self.onNote(.storedGyroscopeBiasProblem("\(error)"))
       }
     }
-    pipeline.currentTime = { [unowned self] in clock.now() }
+    pipeline.currentTime = { [unowned self] in clock.handOutNow() }
     pipeline.motionObservers.append { [unowned self] motion in deliver(motion) }
   }
 
@@ -267,7 +267,7 @@ public final class TiltMotionManager: LoopParticipant {
     }
     if mine.isEmpty, let wake = pipeline.session.nextWakeTime, wake <= clock.now() {
       // A display frame or the idle stop is due, and the device is silent.
-      try pipeline.advance(to: clock.now())
+      try pipeline.advance(to: clock.handOutNow())
     }
     try afterTurn()
   }
@@ -309,24 +309,22 @@ public final class TiltMotionManager: LoopParticipant {
     while true {
       if let ended { return ended }
       if pipeline.endRequested { return .requested }
-      var watched = [signals.fileDescriptor] + pollDescriptors
-      var wake = deadline
-      for participant in participants {
-        watched += participant.pollDescriptors
-        if let d = participant.deadline { wake = min(wake ?? d, d) }
-      }
+      let turn = ParticipantTurn(participants)
+      let own = deadline
+      let wake = [own, turn.deadline].compactMap { $0 }.min()
       let ready = try Poller.wait(
-        for: watched, timeout: wake.map { max(0, $0 - monotonicSeconds()) })
+        for: [signals.fileDescriptor] + pollDescriptors + turn.descriptors,
+        timeout: wake.map { max(0, $0 - monotonicSeconds()) })
       if ready.contains(signals.fileDescriptor) {
         for signal in signals.drain() {
           if signal == SIGWINCH { try pipeline.sink.redraw() } else { return .requested }
         }
       }
       let mine = ready.intersection(pollDescriptors)
-      if !mine.isEmpty || ready.isEmpty || (deadline.map { $0 <= monotonicSeconds() } ?? false) {
+      if !mine.isEmpty || (own.map { $0 <= monotonicSeconds() } ?? false) {
         try serviceDevices(ready: mine)
       }
-      try serve(participants, ready: ready)
+      try turn.serve(ready: ready)
       try afterTurn()
     }
   }
@@ -381,7 +379,7 @@ public final class TiltMotionManager: LoopParticipant {
       buttons = nil
       return
     }
-    let now = clock.now()
+    let now = clock.handOutNow()
     for frame in frames {
       let pressed = Buttons.pressed(in: frame, buttons: Buttons.codes(of: device.info))
       if !pressed.isEmpty {
@@ -400,6 +398,9 @@ public final class TiltMotionManager: LoopParticipant {
     {
       device.close()
       motion = nil
+      // What the first open read ahead belongs to that open: a reopen's
+      // decoder starts again with the reopen's own events.
+      pendingFrames = []
     } else if wantMotion, motion == nil, vanishWatch == nil, ended == nil {
       motion = try LiveDevice(path: devicePath)
       decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
@@ -427,46 +428,6 @@ public final class TiltMotionManager: LoopParticipant {
     clock.restartSamples()
     vanishWatch = nil
   }
-}
-
-/// The live loop's time: the source's sample clock, so that live frames are
-/// what a replay of the same events gives, carried on by the monotonic clock
-/// between samples so that display frames keep their pace when the device is
-/// silent.
-struct LiveClock {
-  /// How far timer wake-ups stay behind the latest sample's time plus the
-  /// wall time since it arrived, so that a sample still on its way is not
-  /// overtaken by a display frame (the session counts a late sample at the
-  /// time it has already shown).
-  static let margin = 0.02
-
-  /// Pipeline time at which the current open's samples begin: 0 for the first.
-  private var base = 0.0
-  private var latest = 0.0
-  private var latestWall = monotonicSeconds()
-
-  /// The pipeline time now, for timer wake-ups, keys and buttons of another node.
-  func now() -> Double {
-    max(latest, latest + (monotonicSeconds() - latestWall) - LiveClock.margin)
-  }
-
-  /// The pipeline time of a sample the decoder timed `t` since its first sample.
-  mutating func sourceTime(forSample t: Double) -> Double {
-    latest = max(latest, base + t)
-    latestWall = monotonicSeconds()
-    return latest
-  }
-
-  /// A new open of the device: its decoder counts from zero again, so its
-  /// samples continue from now.
-  mutating func restartSamples() {
-    base = now()
-    latest = base
-    latestWall = monotonicSeconds()
-  }
-
-  /// Seconds of wall time until pipeline time `t`.
-  func wallDelay(until t: Double) -> Double { max(0, t - now()) }
 }
 
 extension Double {

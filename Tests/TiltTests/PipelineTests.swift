@@ -77,6 +77,40 @@ import TiltCard
   }
 }
 
+@Suite struct RetimedStepTests {
+  /// A live loop moves a reopened device's samples (whose decoder counts
+  /// from 0 again) on to the pipeline's clock by setting the step's time;
+  /// the motion must go with it, or the card's frames stay at the time of
+  /// the restart and a flip never turns (VM scenario 21 found it).
+  @Test func aReopenedDevicesSamplesMoveTheCardOn() throws {
+    var configuration = TiltConfiguration()
+    configuration.everySample = true
+    var frames: [CardFrame] = []
+    let pipeline = TiltPipeline(
+      configuration: configuration, hasGyroscope: false, sink: FrameHandlerSink { frames += $0 })
+    func sample(_ t: Double) -> SourceItem {
+      SourceItem(
+        time: t, motion: MotionSample(time: t, acceleration: Vector3(0, 0, 1)), pressedButtons: [])
+    }
+    for i in 0..<50 { try pipeline.take(sample(Double(i) / 100)) }
+    try pipeline.perform(.stopUpdates, at: 0.5)
+    // Reopened 10 s later: the decoder's times start at 0 again.
+    try pipeline.perform(.startUpdates, at: 10.5)
+    try pipeline.perform(.flip, at: 10.5)
+    frames = []
+    for i in 0..<100 {
+      var step = sample(Double(i) / 100)
+      step.time = 10.5 + step.time
+      try pipeline.take(step)
+    }
+    #expect(frames.count >= 100)
+    let times = frames.map(\.t)
+    #expect(times.last.map { abs($0 - 11.49) < 1e-9 } == true, "last frame at \(times.last ?? 0)")
+    #expect(zip(times, times.dropFirst()).filter { $1 <= $0 }.count <= 1)
+    #expect(frames.last.map { $0.flipAngle > 179 } == true, "the flip turned the card over")
+  }
+}
+
 /// A participant of the paced replay's `poll()`.
 private final class Participant: LoopParticipant {
   let pipeline: TiltPipeline
@@ -117,6 +151,42 @@ private final class Participant: LoopParticipant {
     let last = try #require(frames.last)
     // Ended early: at about 0.2 s of recording time (0.1 s of wall time at 2×).
     #expect(last.t < 1.0, "ended at \(last.t) s of the 3 s recording")
+  }
+}
+
+/// Asks to run "now" while it has work, as libmicrohttpd does with data in
+/// hand: its deadline is the time it is asked.
+private final class EagerParticipant: LoopParticipant {
+  var work = 3
+  var servedAt: [Double] = []
+  var pollDescriptors: [Int32] { [] }
+  var deadline: Double? { work > 0 ? LoopClock.now() : nil }
+  func service(ready: Set<Int32>) throws {
+    guard work > 0 else { return }
+    work -= 1
+    servedAt.append(LoopClock.now())
+  }
+}
+
+@Suite struct EagerParticipantTests {
+  /// A deadline of "now" is served on that turn, not found "not yet" by a
+  /// clock read before it and left to spin the loop (the live page's last
+  /// frame of a motion waited for the device's next event that way).
+  @Test func aDeadlineOfNowIsServedAtOnce() throws {
+    let configuration = TiltConfiguration()
+    let source = try RecordingSource.open(
+      path: PipelineTests.path("recordings/roll-pitch.csv"), configuration: configuration)
+    let pipeline = TiltPipeline(
+      configuration: configuration, hasGyroscope: source.hasGyroscope,
+      sink: FrameHandlerSink { _ in })
+    let player = RecordingPlayer(pipeline: pipeline)
+    let eager = EagerParticipant()
+    player.participants = [eager]
+    let start = LoopClock.now()
+    try player.play(source, speedFactor: 4)  // 3 s of recording in 0.75 s
+    #expect(eager.work == 0, "served \(3 - eager.work) of 3 times")
+    // All within the first display frames of the replay, not at its end.
+    #expect((eager.servedAt.last ?? .infinity) - start < 0.3)
   }
 }
 

@@ -123,7 +123,10 @@ class Motion:
 
     def _wait_turn(self):
         now = time.monotonic()
-        if self.next_deadline is None:
+        # After a pause (the scenario waited between motions) the stream goes
+        # on from now: catching up would write the missed frames in a burst
+        # with bunched kernel times, which no real sensor does.
+        if self.next_deadline is None or now - self.next_deadline > 0.1:
             self.next_deadline = now
         if self.next_deadline > now:
             time.sleep(self.next_deadline - now)

@@ -1,0 +1,73 @@
+import SystemCalls
+
+/// The live loop's time: the source's sample clock, so that live frames are
+/// what a replay of the same events gives, carried on by the monotonic clock
+/// between samples so that display frames keep their pace when the device is
+/// silent.
+///
+/// Samples of the first open keep the kernel's times since the first sample
+/// (DESIGN: a live source's time is the kernel's). A reopened device's decoder
+/// counts from zero again; its first sample is placed at the latest time the
+/// pipeline has been given, and the rest follow it at the kernel's spacing. A
+/// first sample is never placed before a time already handed out (a key, a
+/// timer frame of a flip while the device was silent): the card's clock
+/// would otherwise stand still until the samples caught up.
+struct LiveClock {
+  /// How far timer wake-ups stay behind the latest sample's time plus the
+  /// wall time since it arrived, so that a sample still on its way is not
+  /// overtaken by a display frame (the session counts a late sample at the
+  /// time it has already shown).
+  static let margin = 0.02
+
+  /// Monotonic seconds; a test gives its own.
+  private let wall: () -> Double
+  /// Pipeline time minus the current open's sample time.
+  private var base = 0.0
+  /// The latest sample's pipeline time.
+  private var latest = 0.0
+  private var latestWall: Double
+  /// The latest time handed out for commands and timer frames.
+  private var handedOut = 0.0
+  /// The next sample is the first of an open.
+  private var anchorNextSample = true
+
+  init(wall: @escaping () -> Double = monotonicSeconds) {
+    self.wall = wall
+    latestWall = wall()
+  }
+
+  /// The pipeline time now, to judge what is due.
+  func now() -> Double {
+    max(latest, latest + (wall() - latestWall) - LiveClock.margin)
+  }
+
+  /// The pipeline time now, given to the pipeline (a command, a button of
+  /// another node, a timer frame): no sample is placed before it.
+  mutating func handOutNow() -> Double {
+    let t = now()
+    handedOut = max(handedOut, t)
+    return t
+  }
+
+  /// The pipeline time of a sample the decoder timed `t` since the open's
+  /// first sample.
+  mutating func sourceTime(forSample t: Double) -> Double {
+    if anchorNextSample {
+      anchorNextSample = false
+      base = max(base, max(latest, handedOut) - t)
+    }
+    latest = max(latest, base + t)
+    latestWall = wall()
+    return latest
+  }
+
+  /// A new open of the device (a start, a reconnect): its decoder counts
+  /// from zero again, and its samples continue from now.
+  mutating func restartSamples() {
+    anchorNextSample = true
+    handedOut = max(handedOut, now())
+  }
+
+  /// Seconds of wall time until pipeline time `t`.
+  func wallDelay(until t: Double) -> Double { max(0, t - now()) }
+}

@@ -1,0 +1,60 @@
+import Testing
+
+@testable import Tilt
+
+/// The live loop's clock, on a wall clock the test moves.
+@Suite struct LiveClockTests {
+  final class Wall {
+    var seconds = 100.0
+  }
+
+  @Test func theFirstOpensSamplesKeepTheKernelsTimes() {
+    let wall = Wall()
+    var clock = LiveClock(wall: { wall.seconds })
+    wall.seconds += 2  // the device is silent for 2 s after the open
+    #expect(clock.sourceTime(forSample: 0) == 0)
+    #expect(clock.sourceTime(forSample: 0.01) == 0.01)
+  }
+
+  /// A flip pressed before a silent accelerometer's first report animates on
+  /// timer frames; the first sample must not be placed before them, or the
+  /// card's clock stands still until the samples catch up.
+  @Test func aFirstSampleIsNeverPlacedBeforeATimeHandedOut() {
+    let wall = Wall()
+    var clock = LiveClock(wall: { wall.seconds })
+    wall.seconds += 3
+    let flip = clock.handOutNow()
+    #expect(abs(flip - (3 - LiveClock.margin)) < 1e-9)
+    wall.seconds += 1
+    let first = clock.sourceTime(forSample: 0)
+    #expect(first >= flip)
+    #expect(abs(clock.sourceTime(forSample: 0.25) - (first + 0.25)) < 1e-9)
+  }
+
+  /// A reopened device's decoder counts from zero: its samples continue
+  /// from the reopen at their own spacing.
+  @Test func aReopensSamplesContinueFromTheReopen() {
+    let wall = Wall()
+    var clock = LiveClock(wall: { wall.seconds })
+    for i in 0...100 {
+      wall.seconds += 0.01
+      _ = clock.sourceTime(forSample: Double(i) / 100)
+    }
+    wall.seconds += 8  // closed while nobody watched
+    let start = clock.handOutNow()
+    clock.restartSamples()
+    wall.seconds += 0.5
+    let first = clock.sourceTime(forSample: 0)
+    #expect(abs(first - start) < 1e-9)
+    #expect(abs(clock.sourceTime(forSample: 0.5) - (start + 0.5)) < 1e-9)
+    #expect(start > 8.9)
+  }
+
+  @Test func timeNeverGoesBack() {
+    let wall = Wall()
+    var clock = LiveClock(wall: { wall.seconds })
+    _ = clock.sourceTime(forSample: 0)
+    _ = clock.sourceTime(forSample: 1)
+    #expect(clock.sourceTime(forSample: 0.5) == 1)
+  }
+}
