@@ -64,14 +64,7 @@ import Testing
     #expect(rows[1].groundTruth == [1, 0, 0, 0])
   }
 
-  struct Bad: Sendable, CustomStringConvertible {
-    var name: String
-    var text: String
-    var kind: RecordingError.Kind
-    var line: Int
-    var message: String
-    var description: String { name }
-  }
+  typealias Bad = BadInput
 
   static let bad: [Bad] = [
     Bad(name: "empty", text: "", kind: .empty, line: 0, message: "empty file; a CSV log needs t_s"),

@@ -9,14 +9,7 @@ import Testing
 @Suite struct EvemuMalformedTests {
   static let header = "N: T\nI: 0003 0000 0000 0000\n"
 
-  struct Case: CustomStringConvertible, Sendable {
-    var name: String
-    var text: String
-    var kind: RecordingError.Kind
-    var line: Int
-    var message: String
-    var description: String { name }
-  }
+  typealias Case = BadInput
 
   static let cases: [Case] = [
     Case(name: "empty", text: "", kind: .empty, line: 0, message: "empty file"),
