@@ -1246,6 +1246,16 @@ def s21_serve():
                   len(missing), want))
         check(not missing, "the motion's last frame (t %s) had not reached the viewer 30 s after the device "
                      "went still: the server sends it only with the next event" % made[-1][5:15])
+        # At rest with a visible viewer (and a stalled one) and a silent
+        # device, the loop sleeps: the server adds no timers and does not spin.
+        time.sleep(0.5)
+        r0, _, _ = live.context_switches()
+        c0 = live.cpu_ticks()
+        time.sleep(3)
+        r1, _, _ = live.context_switches()
+        c1 = live.cpu_ticks()
+        check(r1 == r0 and c1 - c0 <= 1, "visible viewer, silent device: %d voluntary context switches and %d "
+              "CPU ticks in 3 s (want 0 and at most 1)" % (r1 - r0, c1 - c0))
         status, state = _http(port, "GET", "/state")
         check(json.loads(state)["viewers"] == 2, "/state after the kill: %s (want 2 viewers)" % state)
         rc = live.interrupt()
@@ -1255,8 +1265,8 @@ def s21_serve():
             "same run): tilt-cli live --serve --every-sample, SSE event on a /frames socket p50 %.3f ms, p99 %.3f ms; "
             "jsonl line on the stdout pipe p50 %.3f ms, p99 %.3f ms"
             % (len(sl), _percentile(sl, 50), _percentile(sl, 99), _percentile(pl, 50), _percentile(pl, 99)))
-        FIGURES.append("scenario 21 (power): hidden viewer, device closed: %d voluntary context switches in 5 s (%d threads)"
-                       % (v1 - v0, threads))
+        FIGURES.append("scenario 21 (power): hidden viewer, device closed: %d voluntary context switches in 5 s (%d threads); "
+                       "visible viewer, device silent: %d in 3 s, %d CPU ticks" % (v1 - v0, threads, r1 - r0, c1 - c0))
         check(not problems, "; ".join(problems))
     finally:
         for x in viewers:

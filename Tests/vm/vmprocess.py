@@ -181,6 +181,12 @@ class Watched:
                 pass
         return vol, invol, threads
 
+    def cpu_ticks(self):
+        """User plus system CPU time of the process so far, in clock ticks (/proc/PID/stat)."""
+        with open("/proc/%d/stat" % self.pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])  # utime, stime: fields 14 and 15 of stat
+
 
 class EventCapture:
     """Reads a node in a thread and keeps every event: the reference of what the kernel sent."""
