@@ -55,7 +55,9 @@ final class BufferedLineReader {
     } catch {
       throw RecordingError(
         file: name, line: 0, kind: .io,
-        message: "cannot write a temporary file: \(error.message)")
+        message:
+          "cannot write a temporary file: \(error.message); check that TMPDIR (else /tmp) is writable and has space"
+      )
     }
     self.init(fileDescriptor: fd, path: name, expected: expected)
   }
@@ -94,8 +96,10 @@ final class BufferedLineReader {
         throw RecordingError(
           file: path, line: lineNumber + 1, kind: nul ? .binary : .garbled,
           message: nul
-            ? "not \(expected) (binary data at line \(lineNumber + 1))"
-            : "line longer than \(Self.capacity) bytes; not \(expected)")
+            ? "not \(expected) (binary data at line \(lineNumber + 1)); "
+              + RecordingError.giveARecording
+            : "line longer than \(Self.capacity) bytes; not \(expected): "
+              + RecordingError.giveARecording)
       }
       let count: Int
       do {

@@ -65,6 +65,11 @@ public final class CSVMotionReader {
   private var fields: [Substring] = []
 
   static let needs = "a CSV log needs t_s and acc_x_g… or acc_x_m_s2…"
+
+  /// The message for binary bytes at line `number`.
+  static func binaryData(at number: Int) -> String {
+    "not a CSV log (binary data at line \(number)); \(RecordingError.giveARecording)"
+  }
   /// The largest `t_s` magnitude, seconds (about 31 700 years, as for evemu
   /// event times): beyond it differences of times lose meaning or overflow.
   static let largestTime = 1e12
@@ -79,7 +84,7 @@ public final class CSVMotionReader {
       if line.looksBinary {
         throw RecordingError(
           file: path, line: lines.lineNumber, kind: .binary,
-          message: "not a CSV log (binary data at line \(lines.lineNumber))")
+          message: Self.binaryData(at: lines.lineNumber))
       }
       var text = String(decoding: line, as: UTF8.self)
       if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
@@ -147,7 +152,7 @@ public final class CSVMotionReader {
       if line.looksBinary {
         throw RecordingError(
           file: path, line: lineNumber, kind: .binary,
-          message: "not a CSV log (binary data at line \(lineNumber))")
+          message: Self.binaryData(at: lineNumber))
       }
       return try parseRow(String(decoding: line, as: UTF8.self))
     }
@@ -200,7 +205,9 @@ public final class CSVMotionReader {
     guard let value = Double(field) else {
       throw RecordingError(
         file: path, line: lineNumber, kind: .notANumber,
-        message: "'\(field.prefix(24))' in column \(columns[column]) is not a number")
+        message:
+          "'\(field.prefix(24))' in column \(columns[column]) is not a number; fix or remove the row"
+      )
     }
     guard let limit else { return value }
     if !value.isFinite {

@@ -30,7 +30,7 @@ struct HeaderParser {
         atEvent
         ? "; events only: evemu-play plays such a file into a device that exists, so give the"
           + " .desc or full recording it was captured with"
-        : ""
+        : ": " + RecordingError.giveARecording
       throw RecordingError(
         file: path, line: line, kind: .header,
         message:
@@ -41,7 +41,8 @@ struct HeaderParser {
       throw RecordingError(
         file: path, line: line, kind: .header,
         message:
-          "no 'I: bustype vendor product version' line after the name; the header is incomplete")
+          "no 'I: bustype vendor product version' line after the name; the header is incomplete: "
+          + "describe the device again with evemu-describe, or record it again")
     }
   }
 
@@ -54,7 +55,8 @@ struct HeaderParser {
       guard prefix == UInt8(ascii: "N") else {
         throw error(
           .header,
-          "no evemu header: expected 'N: device name', got '\(EvemuReader.preview(line))'; not an evemu recording"
+          "no evemu header: expected 'N: device name', got '\(EvemuReader.preview(line))'; not an evemu recording: "
+            + RecordingError.giveARecording
         )
       }
       var s = ByteScanner(line)
@@ -153,7 +155,8 @@ struct HeaderParser {
     default:
       throw error(
         .header,
-        "expected a P:, B:, A:, L:, S: or E: line, got '\(EvemuReader.preview(line))'")
+        "expected a P:, B:, A:, L:, S: or E: line, got '\(EvemuReader.preview(line))'; "
+          + RecordingError.damagedLine)
     }
   }
 
@@ -161,7 +164,9 @@ struct HeaderParser {
     if value > 0xFF {
       throw RecordingError(
         file: path, line: number, kind: .outOfRange,
-        message: "mask byte 0x\(String(value, radix: 16)) is larger than 0xff")
+        message:
+          "mask byte 0x\(String(value, radix: 16)) is larger than 0xff; \(RecordingError.damagedLine)"
+      )
     }
   }
 
@@ -181,7 +186,8 @@ struct HeaderParser {
         if field >= required { break }
         throw RecordingError(
           file: path, line: number, kind: .truncated,
-          message: "truncated \(what): \(field) of \(required) numbers")
+          message:
+            "truncated \(what): \(field) of \(required) numbers; \(RecordingError.damagedLine)")
       }
       let parsed = field < hex ? s.hex() : s.signedDecimal()
       switch parsed {
@@ -189,18 +195,20 @@ struct HeaderParser {
       case .tooBig:
         throw RecordingError(
           file: path, line: number, kind: .outOfRange,
-          message: "number \(field + 1) of the \(what) is too big")
+          message: "number \(field + 1) of the \(what) is too big; \(RecordingError.damagedLine)")
       default:
         throw RecordingError(
           file: path, line: number, kind: .notANumber,
-          message: "'\(s.word())' in the \(what) is not a \(field < hex ? "hex" : "decimal") number"
-        )
+          message:
+            "'\(s.word())' in the \(what) is not a \(field < hex ? "hex" : "decimal") number; "
+            + RecordingError.damagedLine)
       }
     }
     if !s.atEndOrComment() {
       throw RecordingError(
         file: path, line: number, kind: .garbled,
-        message: "unexpected '\(s.word())' at the end of the \(what)")
+        message:
+          "unexpected '\(s.word())' at the end of the \(what); \(RecordingError.damagedLine)")
     }
     return result
   }

@@ -58,7 +58,7 @@ public final class EvemuReader {
       if line.looksBinary {
         throw RecordingError(
           file: path, line: lines.lineNumber, kind: .binary,
-          message: "not an evemu recording (binary data at line \(lines.lineNumber))")
+          message: Self.binaryData(at: lines.lineNumber))
       }
       if Self.isBlank(line) { continue }
       let first = !sawAnyLine
@@ -126,7 +126,7 @@ public final class EvemuReader {
       if line.looksBinary {
         throw RecordingError(
           file: lines.path, line: lines.lineNumber, kind: .binary,
-          message: "not an evemu recording (binary data at line \(lines.lineNumber))")
+          message: Self.binaryData(at: lines.lineNumber))
       }
       throw RecordingError(
         file: lines.path, line: lines.lineNumber, kind: .garbled,
@@ -140,6 +140,11 @@ public final class EvemuReader {
   static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
     for byte in line where byte != 0x20 && byte != 0x09 { return false }
     return true
+  }
+
+  /// The message for binary bytes at line `number`.
+  static func binaryData(at number: Int) -> String {
+    "not an evemu recording (binary data at line \(number)); \(RecordingError.giveARecording)"
   }
 
   static func preview(_ line: UnsafeBufferPointer<UInt8>) -> String {
@@ -163,7 +168,7 @@ public final class EvemuReader {
       if line.looksBinary {
         return RecordingError(
           file: path, line: number, kind: .binary,
-          message: "not an evemu recording (binary data at line \(number))")
+          message: Self.binaryData(at: number))
       }
       return RecordingError(file: path, line: number, kind: kind, message: what)
     }

@@ -34,6 +34,13 @@ public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible
     self.message = message
   }
 
+  /// What to do about a file that is no recording at all.
+  public static let giveARecording =
+    "give a recording that evemu-record or 'tilt-cli record' wrote, or a CSV log with a header row (t_s, acc_x_g…)"
+  /// What to do about a line of a recording that cannot be read.
+  public static let damagedLine =
+    "the file is damaged or was edited: fix or remove the line, or record it again"
+
   public var description: String {
     line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)"
   }

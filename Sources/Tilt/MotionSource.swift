@@ -33,8 +33,16 @@ public struct SourceItem {
 /// the card frame and SI units (SPEC §1), so nothing downstream sees evdev.
 public protocol MotionSource {
   var hasGyroscope: Bool { get }
+  /// The key codes (`EV_KEY`) of the source's device, which choose its flip
+  /// button (``TiltPipeline/init(configuration:hasGyroscope:buttons:sink:)``);
+  /// `nil` when not known.
+  var buttons: Set<UInt16>? { get }
   /// The next step, or `nil` at the end of a recording.
   mutating func next() throws -> SourceItem?
+}
+
+extension MotionSource {
+  public var buttons: Set<UInt16>? { nil }
 }
 
 extension SIMD3 where Scalar == Double {

@@ -38,11 +38,13 @@ public struct EvemuMotionSource: MotionSource {
   public init(reader: EvemuReader, configuration: TiltConfiguration) throws {
     self.reader = reader
     profile = try DeviceSetup.profile(
-      for: reader.info, configuration: configuration, device: reader.path)
+      for: reader.info, configuration: configuration, device: reader.path,
+      advice: DeviceSetup.recordingAdvice)
     decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
   }
 
   public var hasGyroscope: Bool { profile.gyroAxes != nil }
+  public var buttons: Set<UInt16>? { profile.buttons }
 
   public mutating func next() throws -> SourceItem? {
     while let frame = try reader.nextFrame() {
@@ -67,6 +69,7 @@ public struct DemoMotionSource: MotionSource {
   }
 
   public var hasGyroscope: Bool { profile.gyroAxes != nil }
+  public var buttons: Set<UInt16>? { profile.buttons }
 
   public mutating func next() throws -> SourceItem? {
     while let frame = frames.next() {
@@ -83,6 +86,8 @@ public struct CSVMotionSource: MotionSource {
   public init(reader: CSVMotionReader) { self.reader = reader }
 
   public var hasGyroscope: Bool { reader.hasGyroscope }
+  /// A CSV log has no buttons.
+  public var buttons: Set<UInt16>? { [] }
 
   public mutating func next() throws -> SourceItem? {
     guard let record = try reader.nextSample() else { return nil }

@@ -144,12 +144,15 @@ public final class TiltMotionManager: LoopParticipant {
       for: device.info, configuration: configuration, device: devicePath, udevMatrix: udevMatrix)
     decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
     early += try device.readFrames()
-    buttonPath =
-      DeviceScanner.scan(directory: DeviceChoice.inputDirectory, known: [devicePath: device.info])
-      .first { $0.path == devicePath }?.pairedButtonPath
+    let nodes = DeviceScanner.scan(
+      directory: DeviceChoice.inputDirectory, known: [devicePath: device.info])
+    let paired = nodes.first { $0.path == devicePath }?.pairedButtonPath
+    buttonPath = paired
+    let pairedButtons = nodes.first { $0.path == paired }?.info
     early += try device.readFrames()
     pipeline = TiltPipeline(
       configuration: configuration, hasGyroscope: profile.gyroAxes != nil,
+      buttons: DeviceSetup.buttons(profile: profile, pairedButtons: pairedButtons),
       sink: try makeSink(device.info))
     early += try device.readFrames()
     // Under reduce motion a node that only reports motion stays closed.

@@ -26,12 +26,20 @@ public final class TiltPipeline {
 
   private var fromManager: [CardFrame] = []
 
-  public init(configuration: TiltConfiguration, hasGyroscope: Bool, sink: FrameSink) {
+  /// `buttons` are the key codes of the source's device (``MotionSource/buttons``):
+  /// its primary button flips the card (``FlipTrigger/flipButtonCodes(forKeys:)``);
+  /// `nil` when they are not known, for SPEC §3's `BTN_SOUTH` and `BTN_TRIGGER`.
+  public init(
+    configuration: TiltConfiguration, hasGyroscope: Bool, buttons: Set<UInt16>? = nil,
+    sink: FrameSink
+  ) {
     self.configuration = configuration
     manager = MotionManager(configuration: configuration.motion, hasGyroscope: hasGyroscope)
     session = CardSession(
       configuration: configuration.card, rate: configuration.displayRateHz,
-      everySample: configuration.everySample)
+      everySample: configuration.everySample,
+      flipButtons: buttons.map(FlipTrigger.flipButtonCodes(forKeys:)) ?? FlipTrigger.flipButtonCodes
+    )
     self.sink = sink
     startMotionUpdates()
   }

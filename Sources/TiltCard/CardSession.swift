@@ -34,6 +34,9 @@ public struct CardSession: Sendable {
   public let rate: Double
   /// One frame per motion sample instead of the display grid.
   public let everySample: Bool
+  /// The key codes whose press flips the card when the trigger is `.button`:
+  /// ``FlipTrigger/flipButtonCodes(forKeys:)`` of the device's keys.
+  public let flipButtons: Set<UInt16>
 
   public private(set) var state: UpdateState = .active
   /// Whether the card is flipped (or turning toward flipped).
@@ -55,12 +58,17 @@ public struct CardSession: Sendable {
   private var idleAnchor: Attitude?
   private var lastActivity = 0.0
 
-  /// A session that shows a first frame at time 0.
-  public init(configuration: CardConfiguration, rate: Double = 60, everySample: Bool = false) {
+  /// A session that shows a first frame at time 0. `flipButtons` defaults to
+  /// SPEC §3's, for a device whose keys are not known.
+  public init(
+    configuration: CardConfiguration, rate: Double = 60, everySample: Bool = false,
+    flipButtons: Set<UInt16> = FlipTrigger.flipButtonCodes
+  ) {
     precondition(rate > 0 && rate.isFinite, "client bug: display rate must be positive")
     self.configuration = configuration
     self.rate = rate
     self.everySample = everySample
+    self.flipButtons = flipButtons
     flip = FlipAnimator(configuration: configuration)
     if everySample { dueSince = nil }
   }
@@ -121,12 +129,12 @@ public struct CardSession: Sendable {
   }
 
   /// A button went down (`code` is the evdev key code). Any button restarts
-  /// stopped updates; a flip button flips when the trigger is `.button`.
+  /// stopped updates; one of ``flipButtons`` flips when the trigger is `.button`.
   public mutating func buttonPressed(code: UInt16, at time: Double) -> [CardFrame] {
     var out = advance(to: time)
     let t = clock
     noteActivity(at: t)
-    if configuration.flipTrigger == .button, FlipTrigger.flipButtonCodes.contains(code) {
+    if configuration.flipTrigger == .button, flipButtons.contains(code) {
       setFlipped(!flipped, at: t)
     }
     out += emitDueEverySample(at: t)

@@ -1,3 +1,4 @@
+import Evdev
 import Foundation
 import Testing
 
@@ -188,7 +189,8 @@ import Testing
     #expect(result.status == 1)
     #expect(
       result.stderr
-        == "tilt-cli replay: /dev/zero:1: not an evemu recording (binary data at line 1)\n")
+        == "tilt-cli replay: /dev/zero:1: not an evemu recording (binary data at line 1); "
+        + "\(RecordingError.giveARecording)\n")
     #expect(result.stdout.isEmpty)
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestTools
 import Testing
 
 /// `tilt-cli info --json` over every file of whot/evemu-devices in
@@ -81,6 +82,69 @@ struct EvemuDevicesTests {
     #expect(descriptions == 123)
     #expect(errors == 74)
     #expect(kinds["joystick"] == 4, "\(kinds)")
+  }
+
+  /// What a failure's message must say to tell the user what to do: one of these.
+  static let advice = [
+    "give ", "Replay a recording", "record it again", "fix or remove", "See 'tilt-cli",
+  ]
+
+  /// A failed run: exit 1, nothing on stdout, one stderr line that starts with
+  /// `tilt-cli COMMAND: PATH:` (a line number after it where the file has
+  /// one), and says what to do.
+  static func isCleanError(_ r: BoundedRun.Result, command: String, path: String) -> Bool {
+    let lines = r.stderr.split(separator: "\n")
+    return r.status == 1 && r.stdout.isEmpty && r.stderr.hasSuffix("\n") && lines.count == 1
+      && r.stderr.hasPrefix("tilt-cli \(command): \(path):")
+      && advice.contains { r.stderr.contains($0) }
+  }
+
+  /// Issue 14's follow-up: every file through the real CLI path. `info`, then
+  /// `replay --speed max --format jsonl`, each under a time limit; a replay
+  /// with frames goes through the contract checker. Each run either works or
+  /// fails cleanly (``isCleanError(_:command:path:)``); nothing crashes or hangs.
+  @Test(.needsShared("tools/check-frames"))
+  func everyFileReplaysOrFailsCleanly() throws {
+    let checkFrames = try TestTools.requireShared("tools/check-frames").path
+    var ok = 0
+    var cleanErrors = 0
+    var checkedFrames = 0
+    for file in Self.files {
+      let path = Self.directory.appendingPathComponent(file).path
+      for command in ["info", "replay"] {
+        let arguments =
+          command == "info"
+          ? [TiltCLI.binary.path, "info", path]
+          : [TiltCLI.binary.path, "replay", path, "--speed", "max", "--format", "jsonl"]
+        let r = try BoundedRun.run(arguments, seconds: 30)
+        #expect(!r.timedOut, "\(file): \(command) did not finish in 30 s")
+        #expect(r.signal == nil, "\(file): \(command) died of signal \(r.signal ?? 0)")
+        guard !r.timedOut, r.signal == nil else { continue }
+        if r.status == 0 {
+          ok += 1
+          #expect(!r.stdout.isEmpty, "\(file): \(command) printed nothing")
+          #expect(r.stderr.isEmpty, "\(file): \(command): \(r.stderr)")
+          guard command == "replay" else { continue }
+          let check = try TiltCLI.runTool(checkFrames, ["-"], stdin: r.stdout)
+          #expect(check.status == 0, "\(file): \(check.stdout)\(check.stderr)")
+          checkedFrames += r.stdout.split(separator: "\n").count
+        } else {
+          #expect(
+            Self.isCleanError(r, command: command, path: path),
+            "\(file): \(command) exit \(r.status), stderr: \(r.stderr)")
+          cleanErrors += 1
+          if r.stderr.contains("can't drive the card") {
+            #expect(r.stderr.contains("Replay a recording of"), "\(file): \(r.stderr)")
+          }
+        }
+      }
+    }
+    // 197 files, twice each: the 123 descriptions' info and the 4 of them
+    // that can drive the card replay; the 74 that are no description and the
+    // 119 that can't drive the card fail cleanly.
+    #expect(ok == 123 + 4, "\(ok) runs worked")
+    #expect(cleanErrors == 74 * 2 + 119, "\(cleanErrors) clean errors")
+    #expect(checkedFrames >= 8, "\(checkedFrames) frames checked")
   }
 
   @Test(arguments: [

@@ -56,6 +56,43 @@ import Testing
     #expect(r.stderr.hasPrefix("Error: \(message)\n"), "\(r.stderr)")
   }
 
+  /// `-o --every-sample` left the file out: it is no file named `--every-sample`.
+  @Test(arguments: [
+    ["-o", "--every-sample"], ["--output", "--speed", "max"], ["--speed", "--every-sample"],
+    ["-o", "-o"],
+  ])
+  func anOptionWhereAValueBelongsIsAMissingValue(arguments: [String]) throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "tilt-usage-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let demo = TiltCLI.packageRoot.appendingPathComponent("recordings/demo.evemu").path
+    let r = try TiltCLI.run(["replay", demo] + arguments, in: dir)
+    let option = arguments[0] == "-o" ? "--output" : arguments[0]
+    #expect(r.status == 64)
+    #expect(
+      r.stderr.hasPrefix("Error: missing value for '\(option)' ('\(arguments[1])' is an option;"),
+      "\(r.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+  }
+
+  @Test func aNegativeNumberIsAValueNotAnOption() throws {
+    let r = try TiltCLI.run([
+      "replay", "recordings/demo.evemu", "--gain", "-5", "--speed", "max", "-o", "/dev/null",
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+  }
+
+  @Test(arguments: [
+    (["--versio"], "unknown option '--versio'; did you mean '--version'?"),
+    (["replay", "x.evemu", "--hepl"], "unknown option '--hepl'; did you mean '--help'?"),
+  ])
+  func helpAndVersionAreSuggestedToo(arguments: [String], message: String) throws {
+    let r = try TiltCLI.run(arguments)
+    #expect(r.status == 64)
+    #expect(r.stderr.hasPrefix("Error: \(message)\n"), "\(r.stderr)")
+  }
+
   @Test func replayWithoutAFileIsAUsageError() throws {
     let r = try TiltCLI.run(["replay"])
     #expect(r.status == 64)

@@ -64,14 +64,7 @@ import Testing
     #expect(rows[1].groundTruth == [1, 0, 0, 0])
   }
 
-  struct Bad: Sendable, CustomStringConvertible {
-    var name: String
-    var text: String
-    var kind: RecordingError.Kind
-    var line: Int
-    var message: String
-    var description: String { name }
-  }
+  typealias Bad = BadInput
 
   static let bad: [Bad] = [
     Bad(name: "empty", text: "", kind: .empty, line: 0, message: "empty file; a CSV log needs t_s"),
@@ -133,7 +126,9 @@ import Testing
   @Test func binaryFileIsRefused() throws {
     let path = TestData.file(bytes: [0x74, 0x5F, 0x73, 0x00, 0x0A], name: "bin.csv")
     let error = #expect(throws: RecordingError.self) { _ = try CSVMotionReader(path: path) }
-    #expect(error?.description == "\(path):1: not a CSV log (binary data at line 1)")
+    #expect(
+      error?.description
+        == "\(path):1: not a CSV log (binary data at line 1); \(RecordingError.giveARecording)")
   }
 
   @Test(

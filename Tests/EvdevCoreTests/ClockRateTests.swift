@@ -1,19 +1,8 @@
 import Foundation
+import TestTools
 import Testing
 
 @testable import EvdevCore
-
-/// A seeded generator (SplitMix64), so jitter is the same every run.
-struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
 
 /// SPEC §1: time by `MSC_TIMESTAMP`, but where its rate disagrees with the
 /// event clock's beyond their jitter, the event clock's rate wins.
@@ -91,7 +80,7 @@ struct SeededGenerator: RandomNumberGenerator {
   @Test func hidNintendosThreeSamplesAReportStillFindTheRate() throws {
     // Three frames per 15 ms report arrive together (a few µs apart); the
     // event times jitter by up to ±2 ms on top.
-    var random = SeededGenerator(state: 14)
+    var random = SeededGenerator(seed: 14)
     let jitter = (0..<134).map { _ in Int64.random(in: -2000...2000, using: &random) }
     let r = try Self.play(
       Self.turn(
@@ -102,7 +91,7 @@ struct SeededGenerator: RandomNumberGenerator {
   }
 
   @Test func aRightMscClockIsLeftAlone() throws {
-    var random = SeededGenerator(state: 7)
+    var random = SeededGenerator(seed: 7)
     let jitter = (0..<400).map { _ in Int64.random(in: -1000...1000, using: &random) }
     let r = try Self.play(
       Self.turn(event: { 10_000 + Int64($0) * 5000 + jitter[$0] }, msc: { Int64($0) * 5000 }))

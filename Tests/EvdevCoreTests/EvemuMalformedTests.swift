@@ -9,14 +9,7 @@ import Testing
 @Suite struct EvemuMalformedTests {
   static let header = "N: T\nI: 0003 0000 0000 0000\n"
 
-  struct Case: CustomStringConvertible, Sendable {
-    var name: String
-    var text: String
-    var kind: RecordingError.Kind
-    var line: Int
-    var message: String
-    var description: String { name }
-  }
+  typealias Case = BadInput
 
   static let cases: [Case] = [
     Case(name: "empty", text: "", kind: .empty, line: 0, message: "empty file"),
@@ -127,7 +120,10 @@ import Testing
     let path = TestData.file(bytes: Array("N: T\nI: 0003 0000 0000 0000\nB: \u{0}\u{1}\n".utf8))
     let error = #expect(throws: RecordingError.self) { _ = try EvemuReader(path: path) }
     #expect(error?.kind == .binary)
-    #expect(error?.description == "\(path):3: not an evemu recording (binary data at line 3)")
+    #expect(
+      error?.description
+        == "\(path):3: not an evemu recording (binary data at line 3); "
+        + RecordingError.giveARecording)
   }
 
   @Test func invalidUTF8IsBinary() throws {

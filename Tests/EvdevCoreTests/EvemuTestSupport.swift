@@ -45,3 +45,14 @@ extension EvemuReader {
     return frames
   }
 }
+
+/// A bad file for a reader and the error it must give: what kind, on which
+/// line (0 for the file as a whole), with which words in the message.
+struct BadInput: CustomStringConvertible, Sendable {
+  var name: String
+  var text: String
+  var kind: RecordingError.Kind
+  var line: Int
+  var message: String
+  var description: String { name }
+}

@@ -718,6 +718,10 @@ def _hid_found_tilt_flip(controller, n):
         listing = subprocess.run(cli("devices", "--json"), capture_output=True, text=True, timeout=60)
         with open(log("s%d-devices.txt" % n), "w") as f:
             f.write("exit %d\n--- stderr\n%s\n--- stdout\n%s" % (listing.returncode, listing.stderr, listing.stdout))
+        info = subprocess.run(cli("info", "--json", "--measure", "0", motion), capture_output=True, text=True,
+                              timeout=60)
+        with open(log("s%d-info.txt" % n), "w") as f:
+            f.write("exit %d\n--- stderr\n%s\n--- stdout\n%s" % (info.returncode, info.stderr, info.stdout))
         capture = EventCapture(dev.open_reader(motion))
         live = Watched(cli("live", "--format", "jsonl"), log("s%d-live.txt" % n))
         live.wait_open(motion)
@@ -730,7 +734,7 @@ def _hid_found_tilt_flip(controller, n):
         live.wait_quiet(0.5)
         before_press = len(live.lines)
         encoded = _attitude_of(pad, _last_accel(capture.events))
-        player.hold(tilted, 0.1, buttons={2: True})  # cross (PlayStation), B (Nintendo): BTN_SOUTH
+        player.hold(tilted, 0.1, buttons={2: True})  # the pad's flip button: cross, B, a left Joy-Con's D-pad Left
         player.hold(tilted, 0.1, buttons={2: False})
         player.hold(tilted, 1.5)
         live.wait_quiet(0.5)
@@ -770,16 +774,19 @@ def _hid_found_tilt_flip(controller, n):
           "test setup: the driver reports pitch %.2f, roll %.2f for a played pitch 25, roll -15" % encoded)
     last = frames[-1]["card"]
     flipped = any(f["card"]["flipped"] for f in frames[before_press:])
-    if pad.known_flip_defect:
-        known_defect(flipped, "%s: a press on %s did not flip the card" % (pad.known_flip_defect, gamepad))
-    else:
-        check(flipped, "the flip button on %s did not flip the card (no frame with card.flipped true)" % gamepad)
-        check(last["flipped"] and abs(last["flipAngle"] - 180) < 1.0, "after the flip settled: card %s" % last)
+    check(flipped, "the flip button (%s) on %s did not flip the card (no frame with card.flipped true)" % (
+        pad.flip_button, gamepad))
+    check(last["flipped"] and abs(last["flipAngle"] - 180) < 1.0, "after the flip settled: card %s" % last)
+    told = json.loads(info.stdout) if info.returncode == 0 else {}
+    check(told.get("flipButtons") == [pad.flip_button] and told.get("flipButtonNode") == gamepad,
+          "`tilt-cli info --json %s`: flipButtons %r on %r, want [%r] on %s (exit %d: %s)" % (
+              motion, told.get("flipButtons"), told.get("flipButtonNode"), pad.flip_button, gamepad,
+              info.returncode, info.stderr[-300:]))
     return "%s: motion %s + gamepad %s (uniq %s, phys %r); %d/g, %d/(deg/s), MSC_TIMESTAMP; pitch %.2f roll %.2f " \
         "(reports say %.2f, %.2f)%s; %s" % (
             "hid-" + pad.driver, motion, gamepad, uniq, phys, accel_res, gyro_res, att["pitch"], att["roll"],
             encoded[0], encoded[1], ("" if follows else " (KNOWN)") + "; probe %.1f s" % pad.probe_s,
-            "its button flipped the card to %.0f°" % last["flipAngle"] if flipped else "no flip (KNOWN)")
+            "%s flipped the card to %.0f°" % (pad.flip_button, last["flipAngle"]))
 
 
 def _hid_unplug_wait(controller, n):

@@ -55,7 +55,7 @@ class Controller:
     kind = None
     hid_class = None
     known_frame_defect = None  # a KNOWN defect of tilt-cli's frame for this controller's node
-    known_flip_defect = None  # a KNOWN reason its flip button does not flip the card
+    flip_button = "BTN_SOUTH"  # what `tilt-cli info` names as its flip button (TiltCard FlipTrigger)
     accel_res = 8192  # the driver's ABS_X/Y/Z resolution, units per g
     gyro_res = 1024  # its ABS_RX/RY/RZ resolution, units per deg/s
     name = None  # the HID name the kernel shows, if not hid-tools' own
@@ -462,11 +462,13 @@ class LeftJoyConGrip(SwitchPro):
     controller_type = 0x01
     gamepad_name = "Nintendo Switch Left Joy-Con (Grip)"
     imu_name = "Nintendo Switch Left Joy-Con IMU (Grip)"
-    flip_bit = 1 << 22  # L: BTN_TL (a left Joy-Con has no BTN_SOUTH)
+    # D-pad Left (JC_BTN_LEFT): hid-nintendo's BTN_DPAD_LEFT. A left Joy-Con
+    # has neither BTN_SOUTH nor BTN_TRIGGER; its primary button is the one SDL
+    # reads as south for a lone sideways left Joy-Con (FlipTrigger's rule).
+    flip_bit = 1 << 19
+    flip_button = "BTN_DPAD_LEFT"
     # Its IMU node gets the Nintendo frame by the driver's ids (issue 14's
     # report, fixed): scenario 16 checks it.
-    known_flip_defect = ("L (BTN_TL): a left Joy-Con has neither BTN_SOUTH nor BTN_TRIGGER, the only buttons that "
-                         "flip the card (TiltCard FlipTrigger.flipButtonCodes)")
 
 
 class NintendoPlayer(Player):

@@ -12,7 +12,7 @@ enum DefaultCommand: Command {
     """
   static let spec = CommandLineArguments.Spec(
     options: PipelineOptions.valueOptions, flags: PipelineOptions.flagOptions,
-    aliases: ["o": "output"], maxPositionals: 0)
+    aliases: ["o": "output"], maxPositionals: 0, answeredElsewhere: ["help", "version"])
 
   static func run(_ arguments: CommandLineArguments) throws -> Int32 {
     let options = try PipelineOptions(arguments)

@@ -11,7 +11,8 @@ enum InfoCommand: Command {
 
     OPTIONS:
       --json                  One JSON object instead of text.
-      --measure S             Seconds to measure a live device (default 1; 0 skips).
+      --measure S             Seconds to measure a live device, 0 to 60 (default 1; 0
+                              skips).
     """
   static let spec = CommandLineArguments.Spec(
     options: ["measure"], flags: ["json"], maxPositionals: 1)

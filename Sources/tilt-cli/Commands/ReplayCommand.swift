@@ -47,25 +47,28 @@ enum ReplayCommand: Command {
     ignoreBrokenPipe()
     let sink = try options.makeSink(card: configuration.card, title: title)
     let pipeline = TiltPipeline(
-      configuration: configuration, hasGyroscope: source.hasGyroscope, sink: sink)
+      configuration: configuration, hasGyroscope: source.hasGyroscope, buttons: source.buttons,
+      sink: sink)
     let player = RecordingPlayer(pipeline: pipeline)
-    var page: LivePage?
-    if let address = options.serve {
-      page = try LivePage(address: address, card: configuration.card, title: "tilt")
-      page?.attach(to: player)
-      // The replay starts when someone is watching.
-      guard try page?.waitForViewer() == true else {
-        try pipeline.finish()
-        return ExitStatus.success
-      }
-    }
     if sink is TerminalSink {
       if speed == nil { TerminalMode.restoreOnSignals() }
       player.participants.append(TerminalKeys(input: STDIN_FILENO, pipeline: pipeline))
     } else if options.output == nil {
       player.participants.append(ReaderWatch(pipeline: pipeline))
     }
+    var page: LivePage?
     defer { page?.server.close() }
+    if let address = options.serve {
+      let others = player.participants
+      page = try LivePage(address: address, card: configuration.card, title: "tilt")
+      page?.attach(to: player)
+      StandardError.write("tilt-cli replay: the replay starts when the page is open\n")
+      // The replay starts when someone is watching; the keys work meanwhile.
+      guard try page?.waitForViewer(alongside: others, of: pipeline) == true else {
+        try pipeline.finish()
+        return ExitStatus.success
+      }
+    }
     do {
       try player.play(source, speedFactor: speed)
     } catch let error as OutputSink.WriteError where error.isBrokenPipe {

@@ -94,19 +94,29 @@ final class LivePage {
     }
   }
 
-  /// Serves until a viewer has the page visible, or a signal (false).
-  func waitForViewer() throws -> Bool {
+  /// Serves until a viewer has the page visible (true), or a signal or a
+  /// participant's end request (the terminal's `q`, a reader gone: false).
+  /// The participants are served while it waits.
+  func waitForViewer(alongside participants: [any LoopParticipant], of pipeline: TiltPipeline)
+    throws -> Bool
+  {
     let signals = try SignalPipe()
     while !server.anyViewerVisible {
+      if pipeline.endRequested { return false }
+      let others = participants.map(\.pollDescriptors)
       let ready = try Poller.wait(
-        for: [signals.fileDescriptor] + server.pollDescriptors,
+        for: [signals.fileDescriptor] + server.pollDescriptors + others.flatMap { $0 },
         timeout: server.deadline.map { max(0, $0 - monotonicSeconds()) })
       if ready.contains(signals.fileDescriptor), signals.drain().contains(where: { $0 != SIGWINCH })
       {
         return false
       }
       try server.service(ready: ready)
+      for (participant, descriptors) in zip(participants, others) {
+        let mine = ready.intersection(descriptors)
+        if !mine.isEmpty { try participant.service(ready: mine) }
+      }
     }
-    return true
+    return !pipeline.endRequested
   }
 }

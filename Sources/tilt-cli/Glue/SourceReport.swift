@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import SystemCalls
 import Tilt
+import TiltCard
 
 /// What `tilt-cli info` says about a device or a recording.
 struct SourceReport {
@@ -19,6 +20,8 @@ struct SourceReport {
   var timestampRate: ClockRateCheck?
   /// What a CSV log holds.
   var csv: CSVSummary?
+  /// The button that flips the card (evemu files and devices).
+  var flip: FlipReport?
 
   static func make(for source: String, measureSeconds: Double) throws -> SourceReport {
     let kind: Syscall.FileKind
@@ -73,6 +76,7 @@ struct SourceReport {
     var report = SourceReport(
       source: source, format: "evemu", name: reader.info.name, profile: profile,
       rate: probe.report, frameCount: frames)
+    report.flip = FlipReport(keys: profile.buttons, pairedNode: nil)
     if profile.timestamps == .msc { report.timestampRate = decoder.timestampRate }
     return report
   }
@@ -88,6 +92,7 @@ struct SourceReport {
     let profile = DeviceProfile.classify(info, mountMatrix: matrix)
     var report = SourceReport(
       source: path, format: "device", name: info.name, profile: profile)
+    report.flip = FlipReport(live: path, info: info, profile: profile)
     guard seconds > 0 else { return report }
     var probe = RateProbe()
     var decoder = SampleDecoder(profile: profile)
@@ -128,6 +133,7 @@ struct SourceReport {
       members.append(("eventClockRateWins", .bool(timestampRate.eventClockWins)))
     }
     if let csv { members += csv.jsonMembers }
+    if let flip { members += flip.jsonMembers }
     return .object(members)
   }
 
@@ -145,6 +151,7 @@ struct SourceReport {
       if let quirk = profile.quirk { lines.append("quirk: \(quirk)") }
       lines.append("udev: \(profile.udevText)")
       lines.append("notes: \(profile.reason)")
+      if let flip { lines.append("flip: \(flip.text)") }
     } else if let csvHasGyroscope {
       lines.append("kind: \(csvHasGyroscope ? "imu" : "accelerometer") (CSV log, card axes)")
     }
@@ -286,5 +293,47 @@ extension ClockRateCheck {
       format: "MSC_TIMESTAMP agrees with the event clock (%+.2f %%", percent == 0 ? 0 : -percent)
       + spread
       + ") \(over): timed by MSC_TIMESTAMP"
+  }
+}
+
+/// The card's flip button for a device (`FlipTrigger.flipButtonCodes(forKeys:)`
+/// of its keys): what `info` says as `flip:`.
+struct FlipReport {
+  /// The flip buttons, lowest code first.
+  var codes: [UInt16]
+  /// The paired button node they are on, when not the node itself.
+  var pairedNode: String?
+
+  init(keys: Set<UInt16>, pairedNode: String?) {
+    codes = FlipTrigger.flipButtonCodes(forKeys: keys).sorted()
+    self.pairedNode = pairedNode
+  }
+
+  /// A live node with the buttons of the node it pairs with, as `live` opens them.
+  init(live path: String, info: DeviceInfo, profile: DeviceProfile) {
+    let nodes = DeviceScanner.scan(directory: DeviceChoice.inputDirectory, known: [path: info])
+    let paired = nodes.first { $0.path == path }?.pairedButtonPath
+    let pairedInfo = nodes.first { $0.path == paired }?.info
+    self.init(
+      keys: DeviceSetup.buttons(profile: profile, pairedButtons: pairedInfo),
+      pairedNode: pairedInfo == nil ? nil : paired)
+  }
+
+  var names: [String] {
+    codes.map {
+      EventNames.codeName(type: EventType.key, code: $0) ?? "BTN_0x\(String($0, radix: 16))"
+    }
+  }
+
+  var text: String {
+    guard !codes.isEmpty else { return "none (no button to flip with; the space key flips)" }
+    return names.joined(separator: ", ") + (pairedNode.map { " (on \($0))" } ?? "")
+  }
+
+  var jsonMembers: [(String, JSONValue)] {
+    [
+      ("flipButtons", .array(names.map { .string($0) })),
+      ("flipButtonNode", JSONValue(pairedNode)),
+    ]
   }
 }

@@ -17,6 +17,19 @@ struct CommandLineArguments {
     var aliases: [Character: String] = [:]
     /// The most positional arguments the command takes.
     var maxPositionals = 0
+    /// Names main.swift answers before the command parses (`--help`, and
+    /// `--version` for plain `tilt-cli`): offered by "did you mean" too.
+    var answeredElsewhere: Set<String> = ["help"]
+
+    /// Whether `argument` spells one of these options or flags (`--name`,
+    /// `--name=…`, `-o`); a negative number does not.
+    func names(_ argument: String) -> Bool {
+      if argument.hasPrefix("--") {
+        let name = argument.dropFirst(2).prefix { $0 != "=" }
+        return options.contains(String(name)) || flags.contains(String(name))
+      }
+      return argument.count == 2 && argument.hasPrefix("-") && aliases[argument.last!] != nil
+    }
   }
 
   init(_ arguments: [String], spec: Spec) throws(UsageError) {
@@ -58,12 +71,21 @@ struct CommandLineArguments {
           values[name] = inlineValue
         } else {
           guard index < arguments.count else { throw UsageError("missing value for '--\(name)'") }
-          values[name] = arguments[index]
+          let value = arguments[index]
+          // `-o --every-sample`: the user left the value out, not a file named so.
+          if spec.names(value) {
+            throw UsageError(
+              "missing value for '--\(name)' ('\(value)' is an option; "
+                + "write --\(name)=\(value) if that is the value)")
+          }
+          values[name] = value
           index += 1
         }
       } else {
         var message = "unknown option '--\(name)'"
-        if let near = EditDistance.suggestion(for: name, among: spec.options.union(spec.flags)) {
+        if let near = EditDistance.suggestion(
+          for: name, among: spec.options.union(spec.flags).union(spec.answeredElsewhere))
+        {
           message += "; did you mean '--\(near)'?"
         }
         throw UsageError(message)

@@ -69,12 +69,17 @@ struct PipelineOptions {
       ("flip-style", "flip-on", ["button", "turnover"], { $0.flipOn.rawValue }),
     ]
 
+  /// The values `--rate` takes, display frames per second.
+  static let rateRange: ClosedRange<Double> = 1...1000
+  /// The values `--stick-range` takes, degrees.
+  static let stickRangeRange: ClosedRange<Double> = 1...90
+
   static let help = """
       --format jsonl|tty|html Output: frames as JSON lines, a live terminal view, or one
                               HTML page (default: tty on a terminal, else jsonl).
       -o, --output FILE       Write the output to FILE instead of standard output.
       --every-sample          One frame per input sample instead of one per display frame.
-      --rate HZ               Display frames per second (default 60).
+      --rate HZ               Display frames per second, \(rateRange.lowerBound.compact) to \(rateRange.upperBound.compact) (default 60).
       --filter none|lowpass|oneeuro
                               Smoothing of the attitude (default oneeuro: steady at
                               rest, quick in turns).
@@ -95,14 +100,17 @@ struct PipelineOptions {
       --mount-matrix "a,b,c; d,e,f; g,h,i"
                               Device-to-card axes, in udev's ACCEL_MOUNT_MATRIX syntax.
       --flip-on button|turnover|none
-                              What flips the card (default button).
+                              What flips the card (default button: the device's
+                              primary button, BTN_SOUTH or BTN_TRIGGER where it has
+                              one; 'tilt-cli info' names it). The space key always does.
       --flip-style spring|two-phase
                               The flip animation (default spring).
       --reduce-motion         No tilt, no flip animation; motion-only devices stay closed.
       --idle-stop S           Stop motion updates after S seconds at rest; a button or
                               key starts them again.
       --card-size WxH         Card size in points (default \(card.width.compact)x\(card.height.compact)).
-      --stick-range DEG       Tilt of a joystick at full deflection (default 45).
+      --stick-range DEG       Tilt of a joystick at full deflection, \(stickRangeRange.lowerBound.compact) to \(stickRangeRange.upperBound.compact) degrees
+                              (default 45).
       --serve [HOST:]PORT     Serve the card live to a browser at http://HOST:PORT/
                               (HOST default 127.0.0.1; PORT 0 picks a free one); updates
                               run while a viewer has the page visible.
@@ -113,7 +121,7 @@ struct PipelineOptions {
     output = a.string("output")
     everySample = a.has("every-sample")
     reduceMotion = a.has("reduce-motion")
-    rate = try a.number("rate", in: 1...1000) ?? rate
+    rate = try a.number("rate", in: Self.rateRange) ?? rate
     filter = try a.choice("filter", as: Filter.self) ?? filter
     tau = try a.number("tau", in: 0.000_001...100) ?? tau
     minCutoff = try a.number("min-cutoff", in: 0.000_001...1000) ?? minCutoff
@@ -128,7 +136,7 @@ struct PipelineOptions {
     flipOn = try a.choice("flip-on", as: FlipOn.self) ?? flipOn
     flipStyle = try a.choice("flip-style", as: FlipStyle.self) ?? flipStyle
     idleStop = try a.number("idle-stop", in: 0.001...86_400)
-    stickRange = try a.number("stick-range", in: 1...90) ?? stickRange
+    stickRange = try a.number("stick-range", in: Self.stickRangeRange) ?? stickRange
     if let text = a.string("serve") {
       do {
         serve = try ServeAddress(parsing: text)

@@ -17,7 +17,8 @@ do {
     for frame in frames { print(encoder.line(for: frame), terminator: "") }
   }
   let pipeline = TiltPipeline(
-    configuration: configuration, hasGyroscope: source.hasGyroscope, sink: sink)
+    configuration: configuration, hasGyroscope: source.hasGyroscope, buttons: source.buttons,
+    sink: sink)
   try RecordingPlayer(pipeline: pipeline).play(source, speedFactor: nil)
 } catch {
   FileHandle.standardError.write(Data("CardReplay: \(error)\n".utf8))
