@@ -91,7 +91,9 @@ import Testing
         == "tilt-cli: cannot read the input devices \(dir.path)/event3, \(dir.path)/event12: "
         + "permission denied. To use them, add your user to the 'input' group "
         + "(sudo usermod -aG input $USER, then log in again) or add a udev rule: "
-        + "KERNEL==\"event*\", SUBSYSTEM==\"input\", TAG+=\"uaccess\". Playing the bundled demo.\n")
+        + "KERNEL==\"event*\", SUBSYSTEM==\"input\", TAG+=\"uaccess\". Playing the bundled demo.\n"
+        + "tilt-cli: the demo ended. With a motion device attached, 'tilt-cli' follows it live; "
+        + "'tilt-cli replay FILE' plays a recording.\n")
     #expect(!r.stderr.contains("no motion device found"))
     #expect(r.stdout.hasPrefix("{\"t\":0.000000,"), "then the demo's frames")
   }

@@ -78,7 +78,10 @@ import Testing
   @Test func devicesWithNoInputDirectorySaysSo() throws {
     let r = try TiltCLI.run(["devices"])
     #expect(r.status == 0)
-    #expect(r.stdout.hasPrefix("No input devices in /nonexistent-input-dir."))
+    #expect(
+      r.stdout
+        == "/nonexistent-input-dir does not exist, so there are no input devices to list "
+        + "(it comes from TILT_INPUT_DIR; unset it to list /dev/input).\n")
     let json = try TiltCLI.run(["devices", "--json"])
     #expect(json.stdout == "[]\n")
   }
@@ -87,6 +90,10 @@ import Testing
     let r = try TiltCLI.run(["--format", "jsonl", "--every-sample"])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stderr.contains("no motion device found"))
+    #expect(
+      r.stderr.hasSuffix(
+        "tilt-cli: the demo ended. With a motion device attached, 'tilt-cli' follows it live; 'tilt-cli replay FILE' plays a recording.\n"
+      ))
     #expect(r.stdout.split(separator: "\n").count > 1000)
   }
 

@@ -29,7 +29,9 @@ enum DefaultCommand: Command {
     let configuration = try options.tiltConfiguration()
     return try ReplayCommand.play(
       DemoMotionSource(configuration: configuration), options: options,
-      configuration: configuration, speed: 1, title: notice.heading)
+      configuration: configuration, speed: 1, title: notice.heading,
+      endNote: "tilt-cli: the demo ended. With a motion device attached, 'tilt-cli' follows it "
+        + "live; 'tilt-cli replay FILE' plays a recording.")
   }
 }
 

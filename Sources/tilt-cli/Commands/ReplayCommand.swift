@@ -42,7 +42,7 @@ enum ReplayCommand: Command {
   /// join a paced replay. A reader that goes away ends it quietly.
   static func play(
     _ source: any MotionSource, options: PipelineOptions, configuration: TiltConfiguration,
-    speed: Double?, title: String = "tilt"
+    speed: Double?, title: String = "tilt", endNote: String? = nil
   ) throws -> Int32 {
     ignoreBrokenPipe()
     let sink = try options.makeSink(card: configuration.card, title: title)
@@ -71,6 +71,8 @@ enum ReplayCommand: Command {
     }
     do {
       try player.play(source, speedFactor: speed)
+      // After the view is gone, so that it stays on the terminal.
+      if let endNote, !pipeline.endRequested { StandardError.write("\(endNote)\n") }
     } catch let error as OutputSink.WriteError where error.isBrokenPipe {
       return ExitStatus.success
     } catch let error as TiltError {

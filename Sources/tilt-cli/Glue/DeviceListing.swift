@@ -1,10 +1,19 @@
 import Evdev
+import Foundation
 import Tilt
 
 extension DeviceListing {
   /// What a person reads: one line a device, usable ones first.
   var table: String {
     guard !entries.isEmpty else {
+      var isDirectory: ObjCBool = false
+      if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+        let fix =
+          directory == "/dev/input"
+          ? "(a container or chroot without the host's devices?)"
+          : "(it comes from TILT_INPUT_DIR; unset it to list /dev/input)"
+        return "\(directory) does not exist, so there are no input devices to list \(fix).\n"
+      }
       return "No input devices in \(directory). A tablet or laptop accelerometer, a gamepad "
         + "with motion sensors or a joystick shows up here once attached.\n"
     }
