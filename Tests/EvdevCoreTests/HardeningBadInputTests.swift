@@ -273,19 +273,11 @@ import Testing
     #expect(profile.reason.contains(reason), "\(name): \(profile.reason)")
   }
 
-  /// Resident memory of this process, bytes (from `/proc/self/statm`).
-  static func residentBytes() -> Int {
-    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else {
-      return 0
-    }
-    let pages = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-    return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
-  }
-
-  /// A 32 MB recording, read to a truncated last line: memory must not grow
-  /// with the file (the reader keeps one 64 KB buffer), and the end is an
-  /// error at the exact line.
-  @Test func aLongRecordingStreamsInFlatMemoryToItsError() throws {
+  /// A 32 MB recording, read to a truncated last line: the end is an error
+  /// at the exact line. (That memory stays flat meanwhile is measured on the
+  /// binary's own peak, in CLITests' StreamingMemoryTests: this process's
+  /// resident set moves with the tests running beside it.)
+  @Test func aLongRecordingIsReadToItsError() throws {
     let path = TestData.scratchDirectory() + "/long.evemu"
     _ = FileManager.default.createFile(atPath: path, contents: Data(Self.evemuHeader.utf8))
     let handle = try #require(FileHandle(forWritingAtPath: path))
@@ -298,17 +290,14 @@ import Testing
     handle.closeFile()
     let lastLine = 3 + chunks * 8192 * 2 + 1
 
-    let before = Self.residentBytes()
     let reader = try EvemuReader(path: path)
     var frames = 0
     let error = #expect(throws: RecordingError.self) {
       while try reader.nextFrame() != nil { frames += 1 }
     }
-    let grown = Self.residentBytes() - before
     try? FileManager.default.removeItem(atPath: path)
     #expect(error?.kind == .truncated)
     #expect(error?.line == lastLine)
     #expect(frames == chunks * 8192)
-    #expect(grown < 16 << 20, "resident memory grew by \(grown >> 20) MB reading a 32 MB file")
   }
 }
