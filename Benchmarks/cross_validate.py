@@ -44,10 +44,11 @@ FUSION_GRID = {
 # in them are the same estimator, and only the first is run.
 DEPENDS = {"translationRotationScale": ("translationScale", 1e9)}
 ACCEL_GRID = {
-    "tiltMinimumCutoff": [0.1, 0.3, 1],
-    "tiltSpeedGain": [0.15, 0.3, 0.5],
+    "tiltMinimumCutoff": [0.3, 0.5, 1],
+    "tiltSpeedGain": [0.3, 0.5, 1],
     "tiltDisturbanceScale": [0.5, 1, 2],
     "tiltSpeedTimeConstant": [0.1, 0.3],
+    "tiltTranslationRatio": [2, 4, 1e9],
 }
 # Where to append every RMSE of the grids (--save-rows), for a look afterwards.
 SAVE_ROWS = None

@@ -9,7 +9,10 @@
 ///   ``FusionParameters/tiltSpeedTimeConstant``), as a One Euro filter's:
 ///   a slow tilt or a still card is averaged over a long time, a turn is
 ///   followed with little lag (the lag costs the time constant times the
-///   speed);
+///   speed). The speed counts only as far as the norm does not explain
+///   the motion (``FusionParameters/tiltTranslationRatio``): a turn keeps
+///   |a| = 1 g, a push moves the direction *and* the norm, and does not
+///   open the filter;
 /// - to acceleration: while readings stray from 1 g (a push, a shake, a
 ///   tap), the time constant grows by the factor `1 + d/scale²`, where `d`
 ///   is the mean square of the readings' distance from 1 g over
@@ -38,6 +41,13 @@ public struct AccelerometerTiltEstimator: AttitudeEstimator, Sendable {
   /// Low-passed speed of the measured up direction, rad/s.
   var speed = 0.0
   var lastMeasured = Vector3(0, 0, 1)
+  /// The measured direction low-passed over the speed time constant.
+  var slowDirection = Vector3(0, 0, 1)
+  /// Low-passed `1 − measured·slowDirection` (≈ θ²/2 for a spread θ).
+  var turn = 0.0
+  /// Low-passed distance of the readings' magnitude from 1 g, g.
+  var normDeviation = 0.0
+  let inverseTranslationRatio: Double
 
   public init(parameters: FusionParameters = .init()) {
     self.parameters = parameters
@@ -46,6 +56,7 @@ public struct AccelerometerTiltEstimator: AttitudeEstimator, Sendable {
     speedFactor = SmoothingFactor(timeConstant: parameters.tiltSpeedTimeConstant)
     inverseDisturbanceScale2 =
       1 / (parameters.tiltDisturbanceScale * parameters.tiltDisturbanceScale)
+    inverseTranslationRatio = 1 / parameters.tiltTranslationRatio
   }
 
   public mutating func reset() {
@@ -54,6 +65,9 @@ public struct AccelerometerTiltEstimator: AttitudeEstimator, Sendable {
     hasInclination = false
     disturbance = 0
     speed = 0
+    slowDirection = Vector3(0, 0, 1)
+    turn = 0
+    normDeviation = 0
     timeStep.reset()
   }
 
@@ -75,8 +89,21 @@ public struct AccelerometerTiltEstimator: AttitudeEstimator, Sendable {
         // One Euro filter on the up vector): slow tilts are averaged long,
         // turns followed closely.
         // Only readings near 1 g tell a turn: a knock's jump is not speed.
+        // And only the part of the motion that the norm does not explain: a
+        // turn keeps |a| = 1 g, a push that turns the direction by θ moves
+        // the norm by θ²/2 (horizontal) or to first order (vertical). Over
+        // the speed time constant, `turn` ≈ θ²/2 of the direction's spread
+        // and `normDeviation` the norm's mean distance from 1 g; the speed
+        // counts with the share turn²/(turn² + (normDeviation/ratio)²).
+        let speedAlpha = speedFactor.alpha(for: dt)
+        slowDirection += speedAlpha * (measured - slowDirection)
+        turn += speedAlpha * (1 - measured.dot(slowDirection) - turn)
+        normDeviation += speedAlpha * (abs(magnitude - 1) - normDeviation)
         if dt > 0 && abs(magnitude - 1) < parameters.tiltDisturbanceScale {
-          speed += speedFactor.alpha(for: dt) * ((measured - lastMeasured).length / dt - speed)
+          let q = normDeviation * inverseTranslationRatio
+          let t2 = turn * turn
+          let share = q > 0 ? t2 / (t2 + q * q) : 1
+          speed += speedAlpha * (share * (measured - lastMeasured).length / dt - speed)
         }
         let cutoff = parameters.tiltMinimumCutoff + parameters.tiltSpeedGain * speed
         let base = max(1 / (2 * .pi * cutoff), parameters.tiltTimeConstant)
@@ -85,6 +112,9 @@ public struct AccelerometerTiltEstimator: AttitudeEstimator, Sendable {
           parameters.tiltMaximumTimeConstant)
         let alpha = SmoothingFactor.alpha(interval: dt, timeConstant: tau)
         newUp = (up + alpha * (measured - up)).normalized ?? measured
+      } else {
+        // A start or a gap: the norm test's means start from this reading.
+        slowDirection = measured
       }
       lastMeasured = measured
       orientation = Quaternion(rotating: newUp, onto: Vector3(0, 0, 1))

@@ -11,8 +11,9 @@ import MallocCounter
 // usage: AttitudeBench [--passes N] [--set NAME=VALUE] [--accuracy-only]
 //                     [--orientations PREFIX] [--profile] CSV...
 //
-// --profile reads the trials, then runs only the fusion over each of them
-// once, with callgrind's instrumentation on just for that loop:
+// --profile reads the trials, then runs only the fusion (--profile-accel: the
+// accelerometer-only estimator) over each of them once, with callgrind's
+// instrumentation on just for that loop:
 //   valgrind --tool=callgrind --instr-atstart=no AttitudeBench --profile CSV...
 // and prints the sample count, to divide the instruction count by.
 
@@ -28,6 +29,8 @@ var orientationsPath: String?
 var accuracyOnly = false
 /// Run the fusion once over each trial under callgrind and nothing else.
 var profile = false
+/// With --profile: run the accelerometer-only estimator instead of the fusion.
+var profileAccelerometer = false
 /// A file of parameter sets, one a line (`NAME=VALUE NAME=VALUE …`): prints
 /// the RMSEs of every set on every trial, reading the trials once.
 var gridPath: String?
@@ -64,6 +67,7 @@ let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
   "tiltSpeedGain": \.tiltSpeedGain,
   "tiltMinimumCutoff": \.tiltMinimumCutoff,
   "tiltSpeedTimeConstant": \.tiltSpeedTimeConstant,
+  "tiltTranslationRatio": \.tiltTranslationRatio,
 ]
 func set(_ assignment: Substring, in parameters: inout FusionParameters) {
   let parts = assignment.split(separator: "=").map(String.init)
@@ -91,6 +95,9 @@ while let a = arguments.next() {
     only = which
   } else if a == "--profile" {
     profile = true
+  } else if a == "--profile-accel" {
+    profile = true
+    profileAccelerometer = true
   } else if a == "--accuracy-only" {
     accuracyOnly = true
   } else if a == "--errors", let path = arguments.next() {
@@ -169,10 +176,17 @@ if profile {
   var count = 0
   for trial in trials {
     var fusion = GyroAccelFusion(parameters: parameters)
+    var tilt = AccelerometerTiltEstimator(parameters: parameters)
     callgrind_start_instrumentation()
     trial.samples.withUnsafeBufferPointer { buffer in
-      for s in buffer {
-        if let e = fusion.update(s) { sink += e.orientation.w }
+      if profileAccelerometer {
+        for s in buffer {
+          if let e = tilt.update(s) { sink += e.orientation.w }
+        }
+      } else {
+        for s in buffer {
+          if let e = fusion.update(s) { sink += e.orientation.w }
+        }
       }
     }
     callgrind_stop_instrumentation()
