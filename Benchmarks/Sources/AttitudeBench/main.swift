@@ -289,6 +289,17 @@ for path in paths {
   }
   let managerAllocations = malloc_counter_count() - managerBefore
   if handled != trial.samples.count { print("") }
+  // The same without a gyroscope: the accelerometer-only estimator's path.
+  let accelerometerOnly = MotionManager(hasGyroscope: false)
+  accelerometerOnly.startDeviceMotionUpdates { _ in handled += 1 }
+  let withoutRates = trial.samples.map {
+    MotionSample(time: $0.time, acceleration: $0.acceleration, rotationRate: nil)
+  }
+  let accelBefore = malloc_counter_count()
+  withoutRates.withUnsafeBufferPointer { buffer in
+    for s in buffer { accelerometerOnly.process(s) }
+  }
+  let accelAllocations = malloc_counter_count() - accelBefore
   let b = fusion.bias * (180 / .pi)
   print(
     """
@@ -296,7 +307,8 @@ for path in paths {
     "fusion_rmse_deg": \(fusionRMSE), "accel_rmse_deg": \(accelRMSE), \
     "lowpass_rmse_deg": \(lowPassRMSE), "fusion_ns_per_sample": \(ns), \
     "allocations_in_timed_loops": \(allocations), \
-    "motion_manager_allocations": \(managerAllocations), "passes": \(passes), \
+    "motion_manager_allocations": \(managerAllocations), \
+    "accelerometer_only_manager_allocations": \(accelAllocations), "passes": \(passes), \
     "final_bias_deg_s": [\(b.x), \(b.y), \(b.z)]}
     """)
 }
