@@ -33,16 +33,15 @@ KINDS = {
 }
 
 FUSION_GRID = {
-    "accelerometerTimeConstant": [2, 3, 4, 5],
-    "motionBiasNoise": [0.2, 0.45, 1.0],
-    "disturbanceScale": [1.5, 1e9],
-    "shockScale": [1, 2, 1e9],
-    "translationScale": [0.02, 0.05, 1e9],
-    "translationRotationScale": [0.3, 1],
+    "accelerometerTimeConstant": [2, 3, 4],
+    "motionBiasNoise": [0.2, 0.45],
+    "shockScale": [2, 1e9],
+    "gyroscopeScaleError": [0.0025, 0.0034, 0.005, 0],
+    "minimumAccelerometerTimeConstant": [2, 2.5, 2.7],
 }
 # Parameters that only matter when another one is on: sets that differ only
 # in them are the same estimator, and only the first is run.
-DEPENDS = {"translationRotationScale": ("translationScale", 1e9)}
+DEPENDS = {"minimumAccelerometerTimeConstant": ("gyroscopeScaleError", 0)}
 ACCEL_GRID = {
     "tiltMinimumCutoff": [0.3, 0.5, 1],
     "tiltSpeedGain": [0.3, 0.5, 1],

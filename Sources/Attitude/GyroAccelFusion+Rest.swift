@@ -33,7 +33,10 @@ extension GyroAccelFusion {
   mutating func detectRest(
     gyro: Vector3, acceleration: Vector3, dt: Double, orientation: inout Quaternion
   ) {
-    let alpha = restFactor.alpha(for: dt)
+    // Backward Euler (x/(1 + x)): three instructions where the exact
+    // weight's series takes ten, at every sample; dt/τ is below 0.01.
+    let x = dt * restRate
+    let alpha = x / (1 + x)
     restGyroMean += alpha * (gyro - restGyroMean)
     restAccelMean += alpha * (acceleration - restAccelMean)
     let steady =

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Gyroscope and accelerometer fusion in the spirit of VQF (Laidig & Seel,
 /// Information Fusion 2023), written for this project.
 ///
@@ -10,12 +12,12 @@
 ///   frame gravity stands still while the card turns, so the low-pass
 ///   removes linear acceleration (shaking, taps) without lagging the
 ///   rotation.
-/// - While the card is pushed slowly (the slow part of the specific force
-///   across gravity is large and the gyroscope says little rotation), the
-///   time constant stretches by a cube root, up to twice
-///   (``FusionParameters/translationScale``): the slow push would leak
-///   through, and a gyroscope that turns little drifts little. A fast shake
-///   is removed by the low-pass anyway and does not stretch it. Optionally
+/// - In motion the time constant follows how the card is used
+///   (``FusionParameters/gyroscopeScaleError``): τ³ ∝ slow linear
+///   acceleration / rotation rate², both averaged over half a minute of
+///   motion, so a turning card is corrected sooner (its gyroscope's errors
+///   grow with the turn) and a pushed one later (the push would leak
+///   through), within 2.7–6 s. Optionally
 ///   (``FusionParameters/disturbanceScale``, off by default) it also grows
 ///   while readings stray from 1 g.
 /// - A reading whose distance from 1 g jumps from its recent course (a
@@ -132,7 +134,8 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   let accelerationFrequency: Double
   let restAccelerationFrequency: Double
   let disturbanceFactor: SmoothingFactor
-  let restFactor: SmoothingFactor
+  /// 1 / ``FusionParameters/restFilterTimeConstant``, 1/s.
+  let restRate: Double
   let inverseDisturbanceScale2: Double
   let inverseShockScale2: Double
   /// Variance of the bias error that one accelerometer time constant of
@@ -147,31 +150,41 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// How far the accelerometer is trusted now, 0…1 (1 when undisturbed).
   var trust = 1.0
   /// The part of the specific force across the low-passed gravity, g,
-  /// almost-inertial frame, low-passed over
+  /// almost-inertial frame, through a second-order low-pass over
   /// ``FusionParameters/translationFilterTimeConstant``: the slow linear
   /// acceleration that would leak through the accelerometer low-pass.
-  var slowTranslation = Vector3.zero
-  /// Mean square of ``slowTranslation`` over
-  /// ``FusionParameters/disturbanceTimeConstant``, g².
-  var translation = 0.0
-  /// Mean square of the unfiltered part across gravity, g²: `translation`
-  /// over it is the share of that force that is slow.
-  var translationTotal = 0.0
-  /// Mean square of the bias-corrected rotation rate over
-  /// ``FusionParameters/disturbanceTimeConstant``, (rad/s)².
-  var rotationPower = 0.0
-  let inverseRotationScale2: Double
-  /// The cube of ``FusionParameters/translationMaximumStretch`` (at most 2).
-  let maximumStretch3: Double
+  var slowTranslation = ButterworthState(.zero)
+  /// The mean square of the bias-corrected rotation rate over the
+  /// low-pass's memory (twice ``FusionParameters/accelerometerTimeConstant``),
+  /// (rad/s)².
+  var recentRotation = 0.0
+  /// 1 / the low-pass's memory, 1/s.
+  let memoryRate: Double
+  /// The means over motion (``FusionParameters/usageTimeConstant``) of the
+  /// square of ``slowTranslation``, g², and of ``recentRotation``: how the
+  /// card is used.
+  var usageTranslation: Double
+  var usageRotation: Double
+  /// `T/(2s²)` of the time constant's law, and its `p₀` and `ω₀²`.
+  let usageGain: Double
+  let translationFloor: Double
+  let restingRotation2: Double
+  /// The cubes of the time constant's bounds, and 1/τ₀³.
+  let minimumTimeConstant3: Double
+  let maximumTimeConstant3: Double
+  let inverseTimeConstant3: Double
+  /// τ₀², s².
+  let timeConstant2: Double
+  /// 1 / ``FusionParameters/usageTimeConstant``, 1/s.
+  let usageRate: Double
   let restDisagreementScale2: Double
   /// The readings' distance from 1 g, g, low-passed over
   /// ``FusionParameters/shockTimeConstant``.
   var recentDeviation = 0.0
   /// 1 / ``FusionParameters/shockTimeConstant``, 1/s.
   let shockRate: Double
-  /// 1 / ``FusionParameters/translationFilterTimeConstant``, 1/s.
-  let translationRate: Double
-  let inverseTranslationScale2: Double
+  /// The natural frequency of ``slowTranslation``'s low-pass, rad/s.
+  let translationFrequency: Double
 
   var restGyroMean = Vector3.zero
   var restAccelMean = Vector3(0, 0, 1)
@@ -198,15 +211,27 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       2.0.squareRoot()
       / min(parameters.restAccelerometerTimeConstant, parameters.accelerometerTimeConstant)
     disturbanceFactor = SmoothingFactor(timeConstant: parameters.disturbanceTimeConstant)
-    restFactor = SmoothingFactor(timeConstant: parameters.restFilterTimeConstant)
+    restRate = 1 / max(parameters.restFilterTimeConstant, 1e-9)
     inverseDisturbanceScale2 = 1 / (parameters.disturbanceScale * parameters.disturbanceScale)
     inverseShockScale2 = 1 / (parameters.shockScale * parameters.shockScale)
-    translationRate = 1 / max(parameters.translationFilterTimeConstant, 1e-9)
-    inverseTranslationScale2 = 1 / (parameters.translationScale * parameters.translationScale)
-    inverseRotationScale2 =
-      1 / (parameters.translationRotationScale * parameters.translationRotationScale)
-    let stretch = min(max(parameters.translationMaximumStretch, 1), 2)
-    maximumStretch3 = stretch * stretch * stretch
+    translationFrequency = 2.0.squareRoot() / max(parameters.translationFilterTimeConstant, 1e-9)
+    let tau0 = parameters.accelerometerTimeConstant
+    let scaleError = parameters.gyroscopeScaleError
+    usageGain =
+      scaleError > 0 ? parameters.translationFilterTimeConstant / (2 * scaleError * scaleError) : 0
+    restingRotation2 = parameters.restingRotationRate * parameters.restingRotationRate
+    // p₀ such that a card that has not moved yet gets τ₀.
+    translationFloor = usageGain > 0 ? tau0 * tau0 * tau0 * restingRotation2 / usageGain : 0
+    let shortest = min(parameters.minimumAccelerometerTimeConstant, tau0)
+    let longest = max(parameters.maximumAccelerometerTimeConstant, tau0)
+    minimumTimeConstant3 = shortest * shortest * shortest
+    maximumTimeConstant3 = longest * longest * longest
+    inverseTimeConstant3 = 1 / (tau0 * tau0 * tau0)
+    timeConstant2 = tau0 * tau0
+    usageRate = 1 / max(parameters.usageTimeConstant, 1e-9)
+    usageTranslation = 0
+    usageRotation = 0
+    memoryRate = 1 / (2 * tau0)
     restDisagreementScale2 = parameters.restDisagreementScale * parameters.restDisagreementScale
     shockRate = 1 / max(parameters.shockTimeConstant, 1e-9)
     motionBiasNoise2Time =
@@ -275,10 +300,10 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     timeStep.reset()
     disturbance = 0
     trust = 1
-    slowTranslation = .zero
-    translation = 0
-    translationTotal = 0
-    rotationPower = 0
+    slowTranslation = ButterworthState(.zero)
+    usageTranslation = 0
+    usageRotation = 0
+    recentRotation = 0
     recentDeviation = 0
     restWindow = nil
     isAtRest = false
@@ -372,30 +397,26 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   mutating func applyCorrection(learnBias: Bool) {
     let inverseCount = 1 / Double(block.count)
     let dt = block.duration
-    let disturbanceAlpha = disturbanceFactor.alpha(for: dt)
-    disturbance += disturbanceAlpha * (block.deviation2 * inverseCount - disturbance)
+    if inverseDisturbanceScale2 > 0 {
+      disturbance +=
+        disturbanceFactor.alpha(for: dt) * (block.deviation2 * inverseCount - disturbance)
+    }
     let mean = block.inertialSum / block.weightSum
     // Slow linear acceleration: the mean's part across the low-passed
     // gravity, low-passed over about a second (a fast shake averages out
     // in the accelerometer low-pass anyway; a slow push does not).
     let gravity = filteredAcceleration
     let across = mean - gravity * (mean.dot(gravity) / max(gravity.lengthSquared, 1e-12))
-    // Backward Euler (x/(1 + x)): dt/τ = 0.02 is beyond SmoothingFactor's
-    // series, and its exp would cost more than the rest of the block.
-    let x = dt * translationRate
-    slowTranslation += x / (1 + x) * (across - slowTranslation)
-    translation += disturbanceAlpha * (slowTranslation.lengthSquared - translation)
-    translationTotal += disturbanceAlpha * (across.lengthSquared - translationTotal)
-    let slowShare = translationTotal > 0 ? translation / translationTotal : 0
-    rotationPower += disturbanceAlpha * (block.rotation2 * inverseCount - rotationPower)
-    // τ³ ∝ slow linear acceleration / gyroscope drift² (see
-    // FusionParameters.translationScale): the stretch is a cube root.
-    let push =
-      translation * slowShare * inverseTranslationScale2
-      / (1 + rotationPower * inverseRotationScale2)
-    let stretch = push > 0 ? Self.cubeRoot(min(1 + push, maximumStretch3)) : 1
+    slowTranslation.step(across, frequency: translationFrequency, interval: dt)
+    // The drift the low-pass holds is the one of its memory (≈ 2τ): the
+    // rotation over that, rests included (a turn that has just begun has
+    // drifted little yet).
+    // Backward Euler (x/(1 + x)), as below: dt/τ is a few thousandths.
+    let m = dt * memoryRate
+    recentRotation += m / (1 + m) * (block.rotation2 * inverseCount - recentRotation)
+    let stretch = usageStretch(
+      translation2: slowTranslation.value.lengthSquared, rotation2: recentRotation, interval: dt)
     trust = 1 / ((1 + disturbance * inverseDisturbanceScale2) * stretch)
-    // At rest the accelerometer reads gravity alone: it may correct at once.
     // At rest the accelerometer reads gravity alone: it may correct fast,
     // but only as far as it disagrees with the estimate beyond its noise
     // (the disagreement is the slow part across gravity, as above). A wrong
@@ -403,7 +424,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     // the motion's, which lets less of the accelerometer's noise through.
     let omega: Double
     if isAtRest {
-      let e2 = slowTranslation.lengthSquared
+      let e2 = slowTranslation.value.lengthSquared
       omega =
         accelerationFrequency + (restAccelerationFrequency - accelerationFrequency) * e2
         / (e2 + restDisagreementScale2)
@@ -434,6 +455,34 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     }
     guard learnBias, dt > 0 else { return }
     observeBiasInMotion(correction: correction, interval: dt)
+  }
+
+  /// The accelerometer time constant in motion over
+  /// ``FusionParameters/accelerometerTimeConstant``: the cube root of
+  /// `T·(p + p₀)/(2s²(ω² + ω₀²))` over τ₀³, within the bounds (see
+  /// ``FusionParameters/gyroscopeScaleError``). Updates the means of motion.
+  @inline(__always)
+  mutating func usageStretch(translation2 p: Double, rotation2 w2: Double, interval dt: Double)
+    -> Double
+  {
+    guard usageGain > 0 else { return 1 }
+    if !isAtRest {
+      // A bias that is not known yet turns the almost-inertial frame, and
+      // the low-pass lags that drift by about the bias error times τ: that
+      // much of the disagreement is the gyroscope's, not a push (counted as
+      // a push, it lengthened τ and slowed the bias's own correction: a bias
+      // 2.6 °/s off was 0.53 °/s off after 40 s of turning, 0.06 °/s now).
+      let push = max(0, p - biasCovariance.largestVariance * timeConstant2)
+      // Backward Euler (x/(1 + x)); dt/τ is a thousandth here.
+      let x = dt * usageRate
+      let alpha = x / (1 + x)
+      usageTranslation += alpha * (push - usageTranslation)
+      usageRotation += alpha * (w2 - usageRotation)
+    }
+    let tau3 =
+      usageGain * (usageTranslation + translationFloor) / (usageRotation + restingRotation2)
+    return Self.cubeRoot(
+      min(max(tau3, minimumTimeConstant3), maximumTimeConstant3) * inverseTimeConstant3)
   }
 
   /// One step of the second-order Butterworth low-pass (damping 1/√2,
@@ -526,11 +575,13 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     return Vector3(2 * correction.x, 2 * correction.y, 0)
   }
 
-  /// ∛r for 1 ≤ r ≤ 8, to within 1e-7: three Newton steps from the chord
-  /// between (1, 1) and (8, 2). Foundation's cbrt costs more than the rest of
-  /// a correction block.
+  /// ∛r for 0.5 ≤ r ≤ 8 to within 1e-6 (three Newton steps from the chord
+  /// through (1, 1) and (8, 2)), Foundation's `cbrt` elsewhere, which
+  /// costs more than the rest of a correction block. The default bounds of
+  /// the time constant give 0.73…8.
   @inline(__always)
   static func cubeRoot(_ r: Double) -> Double {
+    guard r >= 0.5 && r <= 8 else { return cbrt(r) }
     var y = 1 + (r - 1) * (1.0 / 7)
     y = (2 * y + r / (y * y)) * (1.0 / 3)
     y = (2 * y + r / (y * y)) * (1.0 / 3)

@@ -3,12 +3,13 @@ import Testing
 
 @testable import Attitude
 
-/// The fusion's adaptive accelerometer correction (issue 12, second pass),
-/// each against the same fusion with the adaptation turned off, on
-/// synthetic data with a known truth: the time constant stretches during a
-/// slow translation (and not in a fast shake), a knock weighs little while
-/// a fast push keeps its weight, and at rest the fast correction runs only
-/// while the accelerometer disagrees with the estimate.
+/// The fusion's adaptive accelerometer correction (issue 12), each against
+/// the same fusion with the adaptation turned off, on synthetic data with a
+/// known truth: the time constant lengthens during a slow translation (and
+/// hardly in a fast shake) and shortens while the card turns fast with a
+/// gyroscope whose scale is off, a knock weighs little while a fast push
+/// keeps its weight, and at rest the fast correction runs only while the
+/// accelerometer disagrees with the estimate.
 @Suite struct AdaptiveCorrectionTests {
   static func imu(seed: UInt64) -> SyntheticIMU {
     var imu = SyntheticIMU(rate: 200, start: Attitude(pitch: 0.2, roll: -0.3, yaw: 1).quaternion)
@@ -42,9 +43,9 @@ import Testing
 
   /// A card pushed slowly back and forth (0.15 g, 5 s period, the direction
   /// turning in the world) while the hand barely turns it: the slow linear
-  /// acceleration leaks through a fixed 3 s low-pass; the stretched one
+  /// acceleration leaks through a fixed 3 s low-pass; the lengthened one
   /// lets less through.
-  @Test func slowTranslationStretchesTheLowPass() {
+  @Test func slowTranslationLengthensTheLowPass() {
     var imu = Self.imu(seed: 41)
     imu.move(for: 3)
     let start = imu.samples.count
@@ -55,17 +56,50 @@ import Testing
         return Vector3(cos(0.05 * t), sin(0.05 * t), 0) * a
       })
     var off = FusionParameters()
-    off.translationScale = .infinity
+    off.gyroscopeScaleError = 0
+    var fusion = GyroAccelFusion()
+    for s in imu.samples { _ = fusion.update(s) }
     let adaptive = Self.errors(FusionParameters(), imu, from: start)
     let fixed = Self.errors(off, imu, from: start)
-    print("slow translation: RMS \(adaptive.rms)° stretched, \(fixed.rms)° fixed")
+    print(
+      "slow translation: RMS \(adaptive.rms)° adaptive, \(fixed.rms)° fixed; "
+        + "time constant at the end \(3 / fusion.trust) s")
     #expect(adaptive.rms < 0.8 * fixed.rms)
+    #expect(1 / fusion.trust > 1.5)
+  }
+
+  /// A card turned fast (about 2 rad/s about changing axes, no push) by a
+  /// gyroscope that reads 1 % high on two axes: its drift grows with the
+  /// turn, and the shorter time constant corrects it sooner.
+  @Test func fastTurnsShortenTheLowPass() {
+    var imu = Self.imu(seed: 45)
+    imu.gyroScaleError = Vector3(0.01, -0.01, 0.005)
+    imu.move(for: 3)
+    let start = imu.samples.count
+    imu.move(
+      for: 60,
+      omega: { t in Vector3(2.0 * sin(1.3 * t), 1.6 * cos(0.9 * t + 1), 1.0 * sin(0.4 * t)) })
+    var off = FusionParameters()
+    off.gyroscopeScaleError = 0
+    var fusion = GyroAccelFusion()
+    for s in imu.samples { _ = fusion.update(s) }
+    let adaptive = Self.errors(FusionParameters(), imu, from: start)
+    let fixed = Self.errors(off, imu, from: start)
+    print(
+      "fast turns, 1 % scale error: RMS \(adaptive.rms)° adaptive, \(fixed.rms)° fixed; "
+        + "time constant at the end \(3 / fusion.trust) s")
+    #expect(3 / fusion.trust < 2.8)
+    #expect(adaptive.rms < 0.97 * fixed.rms)
   }
 
   /// A fast shake (0.8 g at 2 Hz) with the same wobble: the 3 s low-pass
-  /// removes it already, and the stretch stays out of the way (a longer
-  /// time constant would only let the gyroscope's errors in).
-  @Test func fastShakeDoesNotStretch() {
+  /// removes it already, and the time constant stays near it. Not quite at
+  /// it: the 1 s low-pass that keeps the slow part of the push passes 1.3 %
+  /// of a 2 Hz shake, which the law counts as a slow push (measured: up to
+  /// 1.16 × the time constant, 0.29° against 0.25° RMS here; on BROAD's fast
+  /// translation, 15, the fusion is 0.995 × VQF). A slower filter would hide
+  /// the slow pushes of BROAD 10 (1.13 × VQF with 2 s).
+  @Test func fastShakeHardlyLengthens() {
     var imu = Self.imu(seed: 42)
     imu.move(for: 3)
     let start = imu.samples.count
@@ -73,7 +107,7 @@ import Testing
       for: 40, omega: Self.wobble,
       linear: { t in Vector3(0.8 * sin(2 * .pi * 2 * t), 0, 0) })
     var off = FusionParameters()
-    off.translationScale = .infinity
+    off.gyroscopeScaleError = 0
     var fusion = GyroAccelFusion()
     var largest = 1.0
     for s in imu.samples {
@@ -83,8 +117,8 @@ import Testing
     let adaptive = Self.errors(FusionParameters(), imu, from: start)
     let fixed = Self.errors(off, imu, from: start)
     print("fast shake: RMS \(adaptive.rms)° vs \(fixed.rms)° fixed; largest stretch \(largest)")
-    #expect(largest < 1.1)
-    #expect(adaptive.rms < 1.05 * fixed.rms + 0.01)
+    #expect(largest < 1.25)
+    #expect(adaptive.rms < 1.2 * fixed.rms + 0.01)
   }
 
   /// 5 g knocks of 10 ms: weighed by their spike they move the inclination
@@ -156,25 +190,26 @@ import Testing
       return (degrees(jitter), recovered)
     }
     var noStretch = FusionParameters()
-    noStretch.translationScale = .infinity
+    noStretch.gyroscopeScaleError = 0
     let adaptive = measure(FusionParameters())
     let fast = measure(fastThroughout)
     let unstretched = measure(noStretch)
     print(
       "at rest: jitter \(adaptive.jitter)° (fast throughout \(fast.jitter)°); recovery "
         + "\(adaptive.recovery ?? .nan) s (fast throughout \(fast.recovery ?? .nan) s, "
-        + "without the translation stretch \(unstretched.recovery ?? .nan) s)")
+        + "with a fixed time constant in motion \(unstretched.recovery ?? .nan) s)")
     #expect(adaptive.jitter < 0.8 * fast.jitter)
     #expect(adaptive.recovery != nil && adaptive.recovery! < 4)
     #expect(fast.recovery != nil && adaptive.recovery! < fast.recovery! + 0.5)
     #expect(unstretched.recovery != nil && adaptive.recovery! < unstretched.recovery! + 0.5)
   }
 
-  /// The stretch's cube root (three Newton steps) over its whole range.
-  @Test func cubeRootIsExactOverTheStretchRange() {
-    for k in 0...700 {
-      let r = 1 + Double(k) / 100
-      #expect(abs(GyroAccelFusion.cubeRoot(r) - cbrt(r)) < 1e-7, "r = \(r)")
+  /// The time constant's cube root (three Newton steps within 0.5…8,
+  /// Foundation's beyond) over the range the bounds allow.
+  @Test func cubeRootIsExactOverTheTimeConstantsRange() {
+    for k in 0...1000 {
+      let r = 0.05 + Double(k) / 100
+      #expect(abs(GyroAccelFusion.cubeRoot(r) - cbrt(r)) < 1e-6, "r = \(r)")
     }
   }
 }

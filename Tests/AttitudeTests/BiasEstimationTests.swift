@@ -55,7 +55,9 @@ import Testing
   /// A bias confirmed at rest, then two minutes of turning while a
   /// sustained sideways acceleration (0.15 g, turning slowly in the world,
   /// as on a merry-go-round) misleads the accelerometer: the estimate moves
-  /// by less than 0.15°/s.
+  /// by less than 0.2°/s. (0.07°/s with the motion bias noise at 0.45°/s;
+  /// 0.17°/s at 0.2°/s, which corrects a wrong bias in motion faster and
+  /// was chosen on BROAD: no sensor tells this push from a tilt.)
   @Test func motionCannotRunTheBiasAway() {
     var imu = Self.imu(seed: 22)
     imu.move(for: 5)
@@ -69,7 +71,7 @@ import Testing
       if i >= 5 * 200 { worst = max(worst, Self.biasError(fusion)) }
     }
     print("120 s of misleading motion after a rest: bias error at most \(worst)°/s")
-    #expect(worst < 0.15)
+    #expect(worst < 0.2)
   }
 
   /// The trial-21 lock-out: the estimate is far (1.5°/s) from the truth with

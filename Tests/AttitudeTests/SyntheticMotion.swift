@@ -32,6 +32,8 @@ struct SyntheticIMU {
   var orientation: Quaternion
   var time = 0.0
   var gyroBias = Vector3.zero
+  /// Relative scale error of each gyroscope axis (0.01: reads 1 % high).
+  var gyroScaleError = Vector3.zero
   var gyroNoise = 0.0
   var accelNoise = 0.0
   var rng = SeededGenerator(seed: 1)
@@ -62,7 +64,10 @@ struct SyntheticIMU {
       time += dt
       let specificForceWorld = Vector3(0, 0, 1) + linear(time)
       let accel = orientation.conjugate.rotate(specificForceWorld) + rng.gaussianVector(accelNoise)
-      let gyro = omega(time) + gyroBias + rng.gaussianVector(gyroNoise)
+      let w = omega(time)
+      let scaled = Vector3(
+        w.x * (1 + gyroScaleError.x), w.y * (1 + gyroScaleError.y), w.z * (1 + gyroScaleError.z))
+      let gyro = scaled + gyroBias + rng.gaussianVector(gyroNoise)
       samples.append(
         MotionSample(time: time, acceleration: accel, rotationRate: hasGyroscope ? gyro : nil))
       truth.append(orientation)

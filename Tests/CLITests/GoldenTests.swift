@@ -50,7 +50,7 @@ import Testing
   }
 
   static let broad02 = "../shared/data/broad/broad02_window36-56s_as_dualsense_motion.evemu"
-  static let broad02SHA256 = "a9810b485fa08d57d16f6b2dd8774b8c9ad85529163bbbe32261bc79d7d5b715"
+  static let broad02SHA256 = "55db10c9f9547f15cfff853ac0f73ed61c480dea63b6c14fd7525e047408186d"
 
   @Test(.needsSharedData("broad/broad02_window36-56s_as_dualsense_motion.evemu"))
   func replayOfTheSharedDualSenseRecordingIsPinnedByItsHash() throws {
