@@ -50,19 +50,8 @@ ACCEL_GRID = {
     "tiltSpeedTimeConstant": [0.1, 0.3],
     "tiltTranslationRatio": [2, 4, 1e9],
 }
-# Experiment (issue 12, accelerometer only, fourth pass; reverted in the next
-# commit): the cube-root law tau^3 = d * tauc / omega^2, over a small grid of
-# its constants (--accel-grid cube-root), without the shipped estimator among
-# the candidates.
-ACCEL_CUBE_ROOT_GRID = {
-    "tiltAccelerationTime": [0.05, 0.1, 0.2],
-    "tiltTimeConstant": [0.01, 0.03],
-    "tiltMaximumTimeConstant": [1, 3],
-    "tiltTranslationRatio": [2, 4],
-}
 # Where to append every RMSE of the grids (--save-rows), for a look afterwards.
 SAVE_ROWS = None
-WITH_DEFAULTS = True
 # Grid values given in degrees per second, passed to the benchmark in rad/s.
 DEGREES = {"motionBiasNoise"}
 
@@ -128,7 +117,7 @@ def vqf_rmse(path):
 def cross_validate(bench, trials, grid, column, only, reference, reference_name, title, rule):
     numbers = [trial_number(t) for t in trials]
     names = {trial_number(t): t.rsplit("/", 1)[-1].removesuffix(".csv") for t in trials}
-    lines = (["defaults"] if WITH_DEFAULTS else []) + sets(grid)
+    lines = ["defaults"] + sets(grid)
     rows = run_grid(bench, lines, trials, only)
     if SAVE_ROWS:
         with open(SAVE_ROWS, "a") as f:
@@ -158,7 +147,7 @@ def cross_validate(bench, trials, grid, column, only, reference, reference_name,
     print("|---|---|---|---|---|---|---|")
     for n in numbers:
         k = kind_of(n)
-        d = rmse[("defaults" if WITH_DEFAULTS else best_all, n)]
+        d = rmse[("defaults", n)]
         c = rmse[(chosen[k], n)]
         print(
             f"| {n} | {k} | {reference[n]:.3f} | {d:.3f} | {d / reference[n]:.3f} "
@@ -168,7 +157,7 @@ def cross_validate(bench, trials, grid, column, only, reference, reference_name,
     for k in kinds:
         print(f"- chosen without {k}: {label(chosen[k])}")
     print(f"- best on all twelve (in-sample): {label(best_all)}")
-    print(f"- grid: {len(lines) - WITH_DEFAULTS} sets, " + "; ".join(
+    print(f"- grid: {len(lines) - 1} sets, " + "; ".join(
         f"{n} " + "/".join(f"{v:g}" for v in vs) for n, vs in grid.items()))
     print()
     return rmse, chosen
@@ -186,15 +175,10 @@ def main():
     )
     p.add_argument("--only", choices=["fusion", "accel"], help="cross-validate one estimator")
     p.add_argument("--save-rows", help="write every RMSE of the grid here (JSON lines)")
-    p.add_argument("--accel-grid", choices=["shipped", "cube-root"], default="shipped")
     p.add_argument("trials", nargs="+")
     a = p.parse_args()
-    global SAVE_ROWS, WITH_DEFAULTS
+    global SAVE_ROWS
     SAVE_ROWS = a.save_rows
-    accel_grid = ACCEL_GRID
-    if a.accel_grid == "cube-root":
-        accel_grid = ACCEL_CUBE_ROOT_GRID
-        WITH_DEFAULTS = False
     numbers = [trial_number(t) for t in a.trials]
     if a.reference_json:
         with open(a.reference_json) as f:
@@ -216,7 +200,7 @@ def main():
         )
     if a.only != "fusion":
         cross_validate(
-            a.bench, a.trials, accel_grid, "accel_rmse_deg", "accel", lowpass_ref, "low-pass",
+            a.bench, a.trials, ACCEL_GRID, "accel_rmse_deg", "accel", lowpass_ref, "low-pass",
             "Accelerometer only", a.rule
         )
 

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Inclination from the accelerometer alone: gravity is the low-passed
 /// direction of the specific force.
 ///
@@ -49,10 +47,7 @@ public struct AccelerometerTiltEstimator: AttitudeEstimator, Sendable {
   var turn = 0.0
   /// Low-passed distance of the readings' magnitude from 1 g, g.
   var normDeviation = 0.0
-  var normMean = 1.0
-  var normSpread = 0.0
   let inverseTranslationRatio: Double
-  let speedInverseTime2: Double
 
   public init(parameters: FusionParameters = .init()) {
     self.parameters = parameters
@@ -62,7 +57,6 @@ public struct AccelerometerTiltEstimator: AttitudeEstimator, Sendable {
     inverseDisturbanceScale2 =
       1 / (parameters.tiltDisturbanceScale * parameters.tiltDisturbanceScale)
     inverseTranslationRatio = 1 / parameters.tiltTranslationRatio
-    speedInverseTime2 = 1 / (parameters.tiltSpeedTimeConstant * parameters.tiltSpeedTimeConstant)
   }
 
   public mutating func reset() {
@@ -74,8 +68,6 @@ public struct AccelerometerTiltEstimator: AttitudeEstimator, Sendable {
     slowDirection = Vector3(0, 0, 1)
     turn = 0
     normDeviation = 0
-    normMean = 1
-    normSpread = 0
     timeStep.reset()
   }
 
@@ -107,55 +99,22 @@ public struct AccelerometerTiltEstimator: AttitudeEstimator, Sendable {
         slowDirection += speedAlpha * (measured - slowDirection)
         turn += speedAlpha * (1 - measured.dot(slowDirection) - turn)
         normDeviation += speedAlpha * (abs(magnitude - 1) - normDeviation)
-        normMean += speedAlpha * (magnitude - normMean)
-        let dn = magnitude - normMean
-        normSpread += speedAlpha * (dn * dn - normSpread)
         if dt > 0 && abs(magnitude - 1) < parameters.tiltDisturbanceScale {
           let q = normDeviation * inverseTranslationRatio
           let t2 = turn * turn
           let share = q > 0 ? t2 / (t2 + q * q) : 1
           speed += speedAlpha * (share * (measured - lastMeasured).length / dt - speed)
         }
-        let tau: Double
-        if parameters.tiltAccelerationTime > 0 {
-          // EXPERIMENT: τ³ = σ²·τc/(2ω²), σ² ≈ 2d.
-          let w2: Double
-          if parameters.tiltTurnEstimate == 0 {
-            w2 = speed * speed
-          } else if parameters.tiltTurnEstimate == 2 {
-            w2 = max(0, 2 * (turn - parameters.tiltNormWeight * normSpread)) * speedInverseTime2
-          } else {
-            let q = normDeviation * inverseTranslationRatio
-            let t2 = turn * turn
-            let share = q > 0 ? t2 / (t2 + q * q) : 1
-            w2 = share * 2 * turn * speedInverseTime2
-          }
-          let lo = parameters.tiltTimeConstant
-          let hi = parameters.tiltMaximumTimeConstant
-          let num = (disturbance + parameters.tiltNoiseFloor) * parameters.tiltAccelerationTime
-          if parameters.tiltExponent == 0 && num >= hi * hi * hi * w2 {
-            tau = hi
-          } else if parameters.tiltExponent == 0 && num <= lo * lo * lo * w2 {
-            tau = lo
-          } else if parameters.tiltExponent != 0 {
-            tau = w2 > 0 ? min(max(pow(num / w2, parameters.tiltExponent), lo), hi) : hi
-          } else {
-            tau =
-              parameters.tiltExponent == 0 ? cbrt(num / w2) : pow(num / w2, parameters.tiltExponent)
-          }
-        } else {
-          let cutoff = parameters.tiltMinimumCutoff + parameters.tiltSpeedGain * speed
-          let base = max(1 / (2 * .pi * cutoff), parameters.tiltTimeConstant)
-          tau = min(
-            base * (1 + disturbance * inverseDisturbanceScale2),
-            parameters.tiltMaximumTimeConstant)
-        }
+        let cutoff = parameters.tiltMinimumCutoff + parameters.tiltSpeedGain * speed
+        let base = max(1 / (2 * .pi * cutoff), parameters.tiltTimeConstant)
+        let tau = min(
+          base * (1 + disturbance * inverseDisturbanceScale2),
+          parameters.tiltMaximumTimeConstant)
         let alpha = SmoothingFactor.alpha(interval: dt, timeConstant: tau)
         newUp = (up + alpha * (measured - up)).normalized ?? measured
       } else {
         // A start or a gap: the norm test's means start from this reading.
         slowDirection = measured
-        normMean = magnitude
       }
       lastMeasured = measured
       orientation = Quaternion(rotating: newUp, onto: Vector3(0, 0, 1))

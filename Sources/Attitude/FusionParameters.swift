@@ -192,16 +192,6 @@ public struct FusionParameters: Hashable, Sendable {
   public var tiltTranslationRatio: Double = 2
   /// The longest the accelerometer-only time constant grows to, seconds.
   public var tiltMaximumTimeConstant: Double = 3.0
-  /// EXPERIMENT
-  public var tiltAccelerationTime: Double = 0
-  /// EXPERIMENT
-  public var tiltTurnEstimate: Double = 0
-  /// EXPERIMENT
-  public var tiltNoiseFloor: Double = 0
-  /// EXPERIMENT
-  public var tiltNormWeight: Double = 1
-  /// EXPERIMENT
-  public var tiltExponent: Double = 0
 
   // MARK: Both
 

@@ -68,11 +68,6 @@ let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
   "tiltMinimumCutoff": \.tiltMinimumCutoff,
   "tiltSpeedTimeConstant": \.tiltSpeedTimeConstant,
   "tiltTranslationRatio": \.tiltTranslationRatio,
-  "tiltAccelerationTime": \.tiltAccelerationTime,
-  "tiltTurnEstimate": \.tiltTurnEstimate,
-  "tiltNoiseFloor": \.tiltNoiseFloor,
-  "tiltNormWeight": \.tiltNormWeight,
-  "tiltExponent": \.tiltExponent,
 ]
 func set(_ assignment: Substring, in parameters: inout FusionParameters) {
   let parts = assignment.split(separator: "=").map(String.init)
