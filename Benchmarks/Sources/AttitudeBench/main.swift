@@ -64,8 +64,8 @@ let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
   "translationMaximumStretch": \.translationMaximumStretch,
   "translationRotationScale": \.translationRotationScale,
   "translationFilterTimeConstant": \.translationFilterTimeConstant,
-  "tiltSpeedGain": \.tiltSpeedGain,
-  "tiltMinimumCutoff": \.tiltMinimumCutoff,
+  "tiltNormSmoothing": \.tiltNormSmoothing,
+  "tiltShockScale": \.tiltShockScale,
   "tiltSpeedTimeConstant": \.tiltSpeedTimeConstant,
   "tiltTranslationRatio": \.tiltTranslationRatio,
 ]
