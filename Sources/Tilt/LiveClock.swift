@@ -6,7 +6,10 @@ import SystemCalls
 /// silent.
 ///
 /// Samples of the first open keep the kernel's times since the first sample
-/// (DESIGN: a live source's time is the kernel's). A reopened device's decoder
+/// (DESIGN: a live source's time is the kernel's). The clock starts with the
+/// first time it gives (the first frame, or the first sample): the setup
+/// before it (opening nodes, a server) is not the source's time, so the
+/// first frame and the first sample are both at 0. A reopened device's decoder
 /// counts from zero again; its first sample is placed at the latest time the
 /// pipeline has been given, and the rest follow it at the kernel's spacing. A
 /// first sample is never placed before a time already handed out (a key, a
@@ -30,6 +33,8 @@ struct LiveClock {
   private var handedOut = 0.0
   /// The next sample is the first of an open.
   private var anchorNextSample = true
+  /// Nothing has been timed yet: the wall clock has not started.
+  private var started = false
 
   init(wall: @escaping () -> Double = monotonicSeconds) {
     self.wall = wall
@@ -38,12 +43,17 @@ struct LiveClock {
 
   /// The pipeline time now, to judge what is due.
   func now() -> Double {
-    max(latest, latest + (wall() - latestWall) - LiveClock.margin)
+    guard started else { return latest }
+    return max(latest, latest + (wall() - latestWall) - LiveClock.margin)
   }
 
   /// The pipeline time now, given to the pipeline (a command, a button of
   /// another node, a timer frame): no sample is placed before it.
   mutating func handOutNow() -> Double {
+    if !started {
+      started = true
+      latestWall = wall()
+    }
     let t = now()
     handedOut = max(handedOut, t)
     return t
@@ -58,6 +68,7 @@ struct LiveClock {
     }
     latest = max(latest, base + t)
     latestWall = wall()
+    started = true
     return latest
   }
 

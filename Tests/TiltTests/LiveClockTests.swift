@@ -22,6 +22,7 @@ import Testing
   @Test func aFirstSampleIsNeverPlacedBeforeATimeHandedOut() {
     let wall = Wall()
     var clock = LiveClock(wall: { wall.seconds })
+    #expect(clock.handOutNow() == 0)  // the card's first frame
     wall.seconds += 3
     let flip = clock.handOutNow()
     #expect(abs(flip - (3 - LiveClock.margin)) < 1e-9)
@@ -29,6 +30,23 @@ import Testing
     let first = clock.sourceTime(forSample: 0)
     #expect(first >= flip)
     #expect(abs(clock.sourceTime(forSample: 0.25) - (first + 0.25)) < 1e-9)
+  }
+
+  /// The setup between the clock's creation and the first frame (opening
+  /// nodes, starting a server: tens of milliseconds) is not the source's
+  /// time: the first frame and the first sample are both at 0 (SPEC: seconds
+  /// since the first sample), and wall time counts from there.
+  @Test func theSetupIsNotTheSourcesTime() {
+    let wall = Wall()
+    var clock = LiveClock(wall: { wall.seconds })
+    wall.seconds += 0.08
+    #expect(clock.now() == 0)
+    #expect(clock.handOutNow() == 0)
+    clock.restartSamples()
+    wall.seconds += 0.004
+    #expect(clock.sourceTime(forSample: 0) == 0)
+    wall.seconds += 0.5
+    #expect(abs(clock.now() - (0.5 - LiveClock.margin)) < 1e-9)
   }
 
   /// A reopened device's decoder counts from zero: its samples continue
