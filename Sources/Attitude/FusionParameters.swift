@@ -175,45 +175,72 @@ public struct FusionParameters: Hashable, Sendable {
 
   // MARK: Accelerometer only
 
-  /// The shortest time constant, in seconds, of the accelerometer-only
-  /// low-pass, however fast the card turns.
-  public var tiltTimeConstant: Double = 0.01
-  /// While readings stray from 1 g, that time constant grows by the factor
-  /// `1 + d/scale²`, where `d` is the mean square distance of the readings
-  /// from 1 g over ``tiltDisturbanceTimeConstant``; in g.
+  // The time constant τ of the accelerometer-only low-pass follows the
+  // motion by the law that minimises its error (see
+  // ``AccelerometerTiltEstimator``): τ³ = σ²·τc/(2ω²), with σ² the linear
+  // acceleration's power across gravity, τc its correlation time and ω the
+  // rate at which the card turns. All three are measured; the constants
+  // below only say over what time, and within what bounds.
+
+  /// The shortest time constant, in seconds, however fast the card turns
+  /// and however still its readings: 0.03 s. It keeps a phone motor's
+  /// vibration and the sensor noise out (a 45 °/s turn lags ωτ = 1.35°
+  /// there); 0.01 s lets BROAD 26's vibration through (0.72 × the low-pass
+  /// against 0.55 ×).
+  public var tiltTimeConstant: Double = 0.03
+  /// The longest, seconds: 3 s, a still card's average (also VQF's
+  /// accelerometer time constant). A push with no turn asks for more; a
+  /// card that turns within seconds is followed long before (1 s moves no
+  /// BROAD trial by more than 0.1 %).
+  public var tiltMaximumTimeConstant: Double = 3.0
+  /// Time constant, in seconds, of the means that measure the linear
+  /// acceleration: d, the mean square distance of the readings from 1 g
+  /// (the part along gravity: σ² ≈ 2d for a push in every direction), and
+  /// the mean squares of that distance and of its rate, whose ratio gives
+  /// τc. 0.3 s: a few of a hand's pushes, so the law follows a push that
+  /// starts and ends; 1 s costs the fast trials (15: 0.998 × the low-pass
+  /// against 0.984 ×, 21: 1.002 × against 0.996 ×).
+  public var tiltDisturbanceTimeConstant: Double = 0.3
+  /// The distance from 1 g is low-passed with this time constant, seconds,
+  /// before its rate is taken for τc: 0.02 s. Without it the rate is the
+  /// sensor noise (0.005 g a sample at 286 Hz is 2 g/s); a hand's push
+  /// (τc 0.05–0.4 s on BROAD) is not slowed. 0.01 and 0.05 s move the
+  /// trials by up to 3 % (0.05: 15 0.952 ×, 21 1.013 ×).
+  public var tiltNormSmoothing: Double = 0.02
+  /// Readings farther than this from 1 g, in g, carry no speed: a knock's
+  /// jump is not a turn. 0.5 g.
   public var tiltDisturbanceScale: Double = 0.5
-  /// Time constant, in seconds, of that mean square.
-  public var tiltDisturbanceTimeConstant: Double = 1.0
-  /// Cutoff, in Hz, of the accelerometer-only low-pass while the measured
-  /// direction stands still (0.16 s)…
-  public var tiltMinimumCutoff: Double = 1.0
-  /// …raised by this many Hz per rad/s at which it moves (its turning
-  /// part, see ``tiltTranslationRatio``): 1 Hz per rad/s, so a 45 °/s turn
-  /// lags about 4.5°, the classic low-pass's 4.6°. It was 0.5 before the
-  /// norm test, when the speed of every motion (and the sensor noise,
-  /// counted in full) opened the filter…
-  public var tiltSpeedGain: Double = 1.0
-  /// …that speed low-passed with this time constant, seconds: 0.1 s, so a
-  /// turn that starts from rest (where the norm test leaves no speed) opens
-  /// the filter within a tenth of a second. Also the time constant of the
-  /// norm test's means.
+  /// A reading whose distance from 1 g jumps by s out of its recent course
+  /// (low-passed over ``tiltNormSmoothing``) weighs `1/(1 + (s/scale)²)` in
+  /// the low-pass; in g. 2 g, the fusion's ``shockScale``: a 5 g knock of
+  /// 10 ms weighs a fifth, and the worst error of a turn with such knocks
+  /// every second goes from 5.2° to 1.9°, while a hand's push, which
+  /// follows its course, keeps its weight (no BROAD trial moves by more
+  /// than 0.4 %).
+  public var tiltShockScale: Double = 2
+  /// ω is the speed at which the measured direction moves, low-passed with
+  /// this time constant, seconds: 0.1 s, so a turn that starts from rest
+  /// (where the norm test leaves no speed) shortens τ within a tenth of a
+  /// second. Also the time constant of the norm test's means.
   public var tiltSpeedTimeConstant: Double = 0.1
   /// How much the norm must move, against the direction, for a motion to
-  /// count as a push rather than a turn. Over ``tiltSpeedTimeConstant``, `t`
-  /// is the mean of `1 − cos θ` (≈ θ²/2) between the reading's direction and
-  /// its recent mean, `n` the mean distance of the readings from 1 g; the
-  /// speed counts with the share `t²/(t² + (n/ratio)²)`. A turn keeps the
-  /// norm; a horizontal push that turns the direction by θ raises it by
-  /// θ²/2 (n ≈ t), a vertical one moves it to first order. 2: on the twelve
-  /// BROAD trials the rotations show n at 0.4–1.0 × t (a hand's turn adds
-  /// centripetal and tangential acceleration), the translations 2.6–14 ×,
-  /// the combined ones 1.5–1.8 ×; at n = t a turn keeps 80 % of its speed,
-  /// at n = 2.6 t a third. Noise too has n ≫ t, so a still card keeps the
-  /// long time constant. Infinity counts all the speed (the estimator
-  /// before this test).
-  public var tiltTranslationRatio: Double = 2
-  /// The longest the accelerometer-only time constant grows to, seconds.
-  public var tiltMaximumTimeConstant: Double = 3.0
+  /// count as a push rather than a turn (the push is then in σ², not in
+  /// ω). Over ``tiltSpeedTimeConstant``, `t` is the mean of `1 − cos θ`
+  /// (≈ θ²/2) between the reading's direction and its recent mean, `n` the
+  /// mean distance of the readings from 1 g; the speed counts with the
+  /// share `t²/(t² + (n/ratio)²)`. A turn keeps the norm; a horizontal push
+  /// that turns the direction by θ raises it by θ²/2 (n ≈ t), a vertical
+  /// one moves it to first order. 4: on the twelve BROAD trials the
+  /// rotations show n at 0.4–1.0 × t, the combined ones 1.5–1.8 ×, the
+  /// translations 2.6–14 ×; at n = 1.8 t a turn keeps 83 % of its speed,
+  /// at n = 14 t 8 %. The law already counts a push in σ², so the test
+  /// only has to take out the speed of a clear push; 2 (the One Euro-style
+  /// estimator's) also takes out half of a combined motion's turn (21:
+  /// 1.055 × the low-pass, 32: 1.092 ×), infinity (all the speed) lets the
+  /// pushes of the translation trials shorten τ (10: 1.095 ×, 15: 1.062 ×,
+  /// 25: 1.086 ×). Noise has n ≫ t, so a still card keeps the long time
+  /// constant.
+  public var tiltTranslationRatio: Double = 4
 
   // MARK: Both
 

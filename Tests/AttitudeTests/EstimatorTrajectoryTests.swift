@@ -122,7 +122,9 @@ import Testing
     for (sample, truth) in zip(imu.samples, imu.truth) {
       worst = max(worst, inclinationError(tilt.update(sample)!.orientation, truth))
     }
-    // A 5 g knock stretches the time constant to seconds: it barely moves the estimate.
+    // A 5 g knock weighs a fifth (it jumps out of the norm's course) and
+    // leaves the estimate within a few degrees.
+    print("accelerometer only, turn with 5 g knocks: worst error \(worst)°")
     #expect(worst < 5.0)
     #expect(inclinationError(tilt.orientation, imu.truth.last!) < 0.5)
   }

@@ -66,8 +66,8 @@ let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
   "minimumAccelerometerTimeConstant": \.minimumAccelerometerTimeConstant,
   "maximumAccelerometerTimeConstant": \.maximumAccelerometerTimeConstant,
   "translationFilterTimeConstant": \.translationFilterTimeConstant,
-  "tiltSpeedGain": \.tiltSpeedGain,
-  "tiltMinimumCutoff": \.tiltMinimumCutoff,
+  "tiltNormSmoothing": \.tiltNormSmoothing,
+  "tiltShockScale": \.tiltShockScale,
   "tiltSpeedTimeConstant": \.tiltSpeedTimeConstant,
   "tiltTranslationRatio": \.tiltTranslationRatio,
 ]
