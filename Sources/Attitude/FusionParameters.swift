@@ -2,8 +2,8 @@
 ///
 /// The fusion's rest and bias constants follow the sensor's physics (noise,
 /// bias drift) and VQF's published defaults (Laidig & Seel 2023): the
-/// accelerometer time constant of 3 s, the rest thresholds, a motion bias
-/// measurement worth VQF's. docs/bench-attitude.md gives the figures on the
+/// accelerometer time constant of 3 s (where the motion's law starts), the
+/// rest thresholds. docs/bench-attitude.md gives the figures on the
 /// twelve shared BROAD trials and the leave-one-kind-out cross-validation
 /// (parameters chosen without the kind of motion they are scored on).
 public struct FusionParameters: Hashable, Sendable {
@@ -11,7 +11,9 @@ public struct FusionParameters: Hashable, Sendable {
 
   /// Time constant, in seconds, of the low-pass that the accelerometer goes
   /// through in the gyroscope's almost-inertial frame: how long the
-  /// accelerometer takes to correct the inclination (VQF's `tauAcc`).
+  /// accelerometer takes to correct the inclination (VQF's `tauAcc`). In
+  /// motion it is where the time constant starts, and moves from with how
+  /// the card is used (``gyroscopeScaleError``); at rest, the steady one.
   public var accelerometerTimeConstant: Double = 3.0
 
   /// Seconds between accelerometer corrections, each on the mean of the
