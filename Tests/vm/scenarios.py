@@ -7,6 +7,7 @@ measured figures to WORK/figures.txt and each process's output to WORK/logs/.
 """
 
 import argparse
+import collections
 import json
 import math
 import os
@@ -1153,10 +1154,30 @@ def s21_serve():
               "SSE frames differ from the jsonl lines (the viewer's %d against the jsonl's last)" % n)
         # Latency: kernel time of each sample → its event on the viewer's socket, beside stdout.
         kernel = [ev.sec + ev.usec / 1e6 for ev in capture.events if ev.type == e.EV_SYN and ev.code == e.SYN_REPORT]
+        ramp = kernel[base:base + samples]
+
         def lat(pairs):
-            # The last `samples` lines are the ramp's samples, in the kernel's order.
-            arrivals = [arrival for arrival, _ in pairs][-samples:]
-            return sorted((x - k) * 1000 for x, k in zip(arrivals[10:], kernel[base + 10:base + samples]))
+            # Each frame carries its sample's kernel time, moved by one offset
+            # for the open (SPEC §1; the open's first sample is placed after
+            # the frames already shown): find that offset, then match each
+            # ramp sample to the frame with its time. By order alone, one
+            # frame more or less at the end (the start's, a settle) shifts
+            # every match by a sample period.
+            timed = [(arrival, json.loads(text)["t"]) for arrival, text in pairs if text.startswith("{")]
+            offsets = collections.Counter(
+                round(t - k, 4) for _, t in timed[-samples - 5:] for k in ramp[-samples:][:: max(1, samples // 20)])
+            offset = offsets.most_common(1)[0][0]
+            # Frames and samples in order of time: walk both, matching within 50 µs.
+            frames = sorted((t - offset, arrival) for arrival, t in timed)
+            matched, j = [], 0
+            for k in ramp[10:]:
+                while j < len(frames) and frames[j][0] < k - 5e-5:
+                    j += 1
+                if j < len(frames) and abs(frames[j][0] - k) <= 5e-5:
+                    matched.append((frames[j][1], k))
+            check(len(matched) >= (samples - 10) * 0.9,
+                  "only %d of %d ramp samples found among the frames by their time" % (len(matched), samples - 10))
+            return sorted((x - k) * 1000 for x, k in matched)
         sl, pl = lat(v.events), lat(live.lines[:start + n])
         # The same events replayed give the same frames, sample by sample: the
         # viewer's last `samples` frames against the replay's (the stream starts
