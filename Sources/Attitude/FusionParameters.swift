@@ -260,3 +260,14 @@ public struct FusionParameters: Hashable, Sendable {
 
   public init() {}
 }
+
+extension FusionParameters {
+  /// Fixes the fusion's accelerometer time constant at `seconds`, in motion
+  /// too: the law that moves it with how the card is used is turned off
+  /// (``gyroscopeScaleError`` 0). What a user who names a time constant
+  /// (`--fusion-tau`) asks for.
+  public mutating func fixAccelerometerTimeConstant(_ seconds: Double) {
+    accelerometerTimeConstant = seconds
+    gyroscopeScaleError = 0
+  }
+}

@@ -147,7 +147,9 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// Mean square of the readings' distance from 1 g, g², over
   /// ``FusionParameters/disturbanceTimeConstant``.
   var disturbance = 0.0
-  /// How far the accelerometer is trusted now, 0…1 (1 when undisturbed).
+  /// How far the accelerometer is trusted now: τ₀ over the time constant in
+  /// motion (above 1 while fast turns shorten it, below while pushes
+  /// lengthen it or readings stray from 1 g).
   var trust = 1.0
   /// The part of the specific force across the low-passed gravity, g,
   /// almost-inertial frame, through a second-order low-pass over
@@ -410,8 +412,8 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     slowTranslation.step(across, frequency: translationFrequency, interval: dt)
     // The drift the low-pass holds is the one of its memory (≈ 2τ): the
     // rotation over that, rests included (a turn that has just begun has
-    // drifted little yet).
-    // Backward Euler (x/(1 + x)), as below: dt/τ is a few thousandths.
+    // drifted little yet). Backward Euler (x/(1 + x)): dt/τ is a few
+    // thousandths.
     let m = dt * memoryRate
     recentRotation += m / (1 + m) * (block.rotation2 * inverseCount - recentRotation)
     let stretch = usageStretch(

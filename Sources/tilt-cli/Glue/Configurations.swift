@@ -9,7 +9,7 @@ extension PipelineOptions {
     var c = MotionConfiguration()
     c.fusion = fusion
     c.reference = reference
-    if let fusionTau { c.fusionParameters.accelerometerTimeConstant = fusionTau }
+    if let fusionTau { c.fusionParameters.fixAccelerometerTimeConstant(fusionTau) }
     switch filter {
     case .none: c.filter = .none
     case .lowpass: c.filter = .lowpass(tau: tau)

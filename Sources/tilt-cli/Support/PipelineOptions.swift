@@ -90,8 +90,10 @@ struct PipelineOptions {
       --fusion auto|accel|gyro
                               Accelerometer only, or gyroscope fusion (auto: fusion when
                               the source has a gyroscope).
-      --fusion-tau S          How slowly the fusion corrects the gyroscope toward the
-                              accelerometer, seconds (default \(FusionParameters().accelerometerTimeConstant.compact)).
+      --fusion-tau S          Fix how slowly the fusion corrects the gyroscope toward
+                              the accelerometer, seconds (default: \(FusionParameters().accelerometerTimeConstant.compact) at the start,
+                              then \(FusionParameters().minimumAccelerometerTimeConstant.compact) to \(FusionParameters().maximumAccelerometerTimeConstant.compact) with the motion: shorter in fast
+                              turns, longer while the card is pushed).
       --reference start|none  Attitude relative to the start (default), or absolute.
       --gain DEG_PER_RAD      Card rotation per radian of tilt (default \(card.gain.compact)).
       --max-tilt DEG          Largest card rotation about each axis, 0 to 90 degrees

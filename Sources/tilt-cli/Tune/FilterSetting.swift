@@ -23,7 +23,7 @@ struct FilterSetting: Hashable {
   func configuration(_ base: MotionConfiguration) -> MotionConfiguration {
     var c = base
     c.filter = filter
-    if let fusionTau { c.fusionParameters.accelerometerTimeConstant = fusionTau }
+    if let fusionTau { c.fusionParameters.fixAccelerometerTimeConstant(fusionTau) }
     return c
   }
 
