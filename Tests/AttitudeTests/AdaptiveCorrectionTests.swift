@@ -92,6 +92,27 @@ import Testing
     #expect(adaptive.rms < 0.97 * fixed.rms)
   }
 
+  /// A time constant named by the user (`--fusion-tau`) is the one the
+  /// fusion keeps in motion: the law is off, a push does not lengthen it.
+  @Test func aNamedTimeConstantIsFixed() {
+    var imu = Self.imu(seed: 46)
+    imu.move(for: 3)
+    imu.move(
+      for: 30, omega: Self.wobble,
+      linear: { t in Vector3(0.15 * sin(2 * .pi * t / 5), 0, 0) })
+    var named = FusionParameters()
+    named.fixAccelerometerTimeConstant(2)
+    #expect(named.accelerometerTimeConstant == 2 && named.gyroscopeScaleError == 0)
+    var fixed = GyroAccelFusion(parameters: named)
+    var adaptive = GyroAccelFusion()
+    for s in imu.samples {
+      _ = fixed.update(s)
+      _ = adaptive.update(s)
+    }
+    #expect(fixed.trust == 1)
+    #expect(1 / adaptive.trust > 1.3)
+  }
+
   /// A fast shake (0.8 g at 2 Hz) with the same wobble: the 3 s low-pass
   /// removes it already, and the time constant stays near it. Not quite at
   /// it: the 1 s low-pass that keeps the slow part of the push passes 1.3 %
