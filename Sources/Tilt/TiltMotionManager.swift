@@ -52,6 +52,9 @@ public final class TiltMotionManager: LoopParticipant {
     case startsFromStoredGyroscopeBias(StoredGyroBias)
     /// The stored gyroscope bias could not be read or written (it is not used).
     case storedGyroscopeBiasProblem(String)
+    /// The kernel's buffer for the motion node overflowed (`SYN_DROPPED`):
+    /// samples were lost and the state was read afresh. Said once a run.
+    case eventsDropped(path: String)
 
     public var description: String {
       switch self {
@@ -66,6 +69,9 @@ public final class TiltMotionManager: LoopParticipant {
         return "starting from the stored gyroscope bias (\(stored.origin.rawValue)): "
           + "\(b.x.formatted3), \(b.y.formatted3), \(b.z.formatted3) deg/s"
       case .storedGyroscopeBiasProblem(let message): return message
+      case .eventsDropped(let path):
+        return "the kernel dropped events from \(path) before they were read (the machine was "
+          + "too busy?); the card went on from the device's state"
       }
     }
   }
@@ -74,6 +80,8 @@ public final class TiltMotionManager: LoopParticipant {
   public var onNote: (Note) -> Void = { note in
     try? Syscall.writeAll(STDERR_FILENO, Array("tilt: \(note)\n".utf8))
   }
+  /// True once ``Note/eventsDropped(path:)`` has been said.
+  private var saidEventsDropped = false
   /// The motion node in use (it changes when the device comes back elsewhere).
   public private(set) var devicePath: String
   public let deviceInfo: DeviceInfo
@@ -350,6 +358,10 @@ public final class TiltMotionManager: LoopParticipant {
   private func readMotion(_ device: LiveDevice) throws {
     if let frames = try read(device) {
       try take(frames)
+      if device.droppedCount > 0 && !saidEventsDropped {
+        saidEventsDropped = true
+        onNote(.eventsDropped(path: devicePath))
+      }
       return
     }
     motion = nil

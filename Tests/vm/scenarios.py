@@ -84,14 +84,16 @@ def write_recording(node, events, path):
 
 # 1 ---------------------------------------------------------------------------
 def s1_accelerometer():
-    # When the reference reader itself lost events (SYN_DROPPED: the guest was
-    # descheduled longer than the kernel's 64-event buffer lasts at 256 Hz on a
-    # loaded host), the comparison has no reference: try again, at most 3 times.
+    # When the reference reader or tilt-cli lost events (SYN_DROPPED: the guest
+    # was descheduled longer than the kernel's 64-event buffer lasts at 256 Hz
+    # on a loaded host; tilt-cli says so on stderr), there is no exact
+    # comparison to make: try again, at most 3 times.
     for attempt in range(1, 4):
         result = _s1_attempt(attempt)
         if result is not None:
-            return result + ("" if attempt == 1 else " (attempt %d: the reference reader lost events before)" % attempt)
-    raise Failure("the reference reader lost events (SYN_DROPPED) in 3 attempts: the host is too loaded")
+            return result + ("" if attempt == 1 else " (attempt %d: events were lost before)" % attempt)
+    raise Failure("the kernel dropped events (SYN_DROPPED, for the reference reader or tilt-cli) in 3 attempts: "
+                  "the host is too loaded")
 
 
 def _s1_attempt(attempt):
@@ -121,6 +123,8 @@ def _s1_attempt(attempt):
         ui.close()
     if any(ev.type == e.EV_SYN and ev.code == e.SYN_DROPPED for ev in events):
         return None
+    if "the kernel dropped events" in live.stderr_text():
+        return None  # tilt-cli's own buffer overflowed in a starved guest: no exact comparison either
     frames = live.frames()
     kernel = [ev.sec + ev.usec / 1e6 for ev in events if ev.type == e.EV_SYN and ev.code == e.SYN_REPORT]
     exact = sum(1 for f in frames if any(abs(f["t"] - (k - kernel[0])) <= 2e-6 for k in kernel))
@@ -351,7 +355,11 @@ def s4_syn_dropped():
         "pitch %.2f roll %.2f" % (err, att["pitch"], att["roll"]),
     )
     check(abs(att["pitch"] - 40) < 1.0 and abs(att["roll"] - 10) < 1.0, "final attitude %s, want pitch 40 roll 10" % att)
-    return "%d events written while stopped, kernel dropped; final pitch %.2f roll %.2f" % (written, att["pitch"], att["roll"])
+    said = live.stderr_text().count("the kernel dropped events from %s" % node)
+    check(said == 1, "stderr should say once that the kernel dropped events (said %d times): %s" % (
+        said, live.stderr_text()[-300:] or "(empty)"))
+    return "%d events written while stopped, kernel dropped, said once on stderr; final pitch %.2f roll %.2f" % (
+        written, att["pitch"], att["roll"])
 
 
 # 5 ---------------------------------------------------------------------------
