@@ -13,6 +13,9 @@ public final class RecordingPlayer {
   public let pipeline: TiltPipeline
   /// What shares the paced replay's `poll()`.
   public var participants: [any LoopParticipant] = []
+  /// How many samples and button changes the last ``play(_:speedFactor:)``
+  /// took from its source.
+  public private(set) var playedItems = 0
 
   public init(pipeline: TiltPipeline) { self.pipeline = pipeline }
 
@@ -21,6 +24,7 @@ public final class RecordingPlayer {
   /// animation), or early on a signal or ``TiltPipeline/requestEnd()``.
   public func play(_ source: any MotionSource, speedFactor speed: Double?) throws {
     var source = source
+    playedItems = 0
     let pacer = try speed.map {
       try Pacer(speed: $0, pipeline: pipeline, participants: participants)
     }
@@ -28,6 +32,7 @@ public final class RecordingPlayer {
       while let item = try source.next() {
         guard try pacer?.wait(until: item.time) ?? true else { return try pipeline.sink.finish() }
         try pipeline.take(item)
+        playedItems += 1
         pacer?.reached(item.time)
       }
       if let pacer {

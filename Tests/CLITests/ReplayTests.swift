@@ -44,6 +44,33 @@ import Testing
     #expect(a.stdout == c.stdout, "frames at --speed 40 differ from --speed max")
   }
 
+  /// A recording with nothing but its header (an evemu description whose
+  /// events were cut off, a CSV without rows) plays its start frame, and
+  /// says why there is nothing more; a recording with samples says nothing.
+  @Test func aRecordingWithoutSamplesSaysSo() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "tilt-empty-\(getpid())")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let demo = try String(contentsOfFile: "recordings/demo.evemu", encoding: .utf8)
+    let description = demo.split(separator: "\n").filter { !$0.hasPrefix("E:") }
+      .joined(separator: "\n")
+    let evemu = dir.appendingPathComponent("description.evemu")
+    try (description + "\n").write(to: evemu, atomically: true, encoding: .utf8)
+    let csv = dir.appendingPathComponent("header.csv")
+    try "t_s,acc_x_g,acc_y_g,acc_z_g\n".write(to: csv, atomically: true, encoding: .utf8)
+    for file in [evemu, csv] {
+      let r = try TiltCLI.run(["replay", file.path, "--format", "jsonl"])
+      #expect(r.status == 0)
+      #expect(r.stdout.split(separator: "\n").count == 1, "the start frame: \(r.stdout)")
+      #expect(r.stderr.contains("\(file.path) has no samples to play"), "stderr: \(r.stderr)")
+    }
+    let played = try TiltCLI.run([
+      "replay", "recordings/demo.evemu", "--format", "jsonl", "--speed", "max",
+    ])
+    #expect(!played.stderr.contains("no samples"))
+  }
+
   @Test func animationFramesComeAt60HzOfRecordingTime() throws {
     let r = try TiltCLI.run([
       "replay", "recordings/demo.evemu", "--speed", "max", "--format", "jsonl",

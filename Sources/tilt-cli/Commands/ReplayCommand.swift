@@ -35,14 +35,18 @@ enum ReplayCommand: Command {
     }
     let configuration = try options.tiltConfiguration()
     let source = try RecordingSource.open(path: path, configuration: configuration)
-    return try play(source, options: options, configuration: configuration, speed: speed)
+    return try play(
+      source, options: options, configuration: configuration, speed: speed,
+      emptyNote: "tilt-cli replay: \(path) has no samples to play: nothing but its header "
+        + "(no motion events, or no data rows)")
   }
 
   /// Plays `source` into the sink the options ask for; the terminal's keys
   /// join a paced replay. A reader that goes away ends it quietly.
+  /// `emptyNote` goes to stderr when the source had nothing to play.
   static func play(
     _ source: any MotionSource, options: PipelineOptions, configuration: TiltConfiguration,
-    speed: Double?, title: String = "tilt", endNote: String? = nil
+    speed: Double?, title: String = "tilt", endNote: String? = nil, emptyNote: String? = nil
   ) throws -> Int32 {
     ignoreBrokenPipe()
     let sink = try options.makeSink(card: configuration.card, title: title)
@@ -72,6 +76,9 @@ enum ReplayCommand: Command {
     do {
       try player.play(source, speedFactor: speed)
       // After the view is gone, so that it stays on the terminal.
+      if let emptyNote, player.playedItems == 0, !pipeline.endRequested {
+        StandardError.write("\(emptyNote)\n")
+      }
       if let endNote, !pipeline.endRequested { StandardError.write("\(endNote)\n") }
     } catch let error as OutputSink.WriteError where error.isBrokenPipe {
       return ExitStatus.success
