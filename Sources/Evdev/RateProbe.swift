@@ -7,14 +7,20 @@ import EvdevCore
 /// with an event other than `EV_SYN`. It is timed by its `MSC_TIMESTAMP` (µs,
 /// unsigned 32-bit, wrapping) when the first sample has one, else by its event
 /// time. A resync frame (after `SYN_DROPPED`, see `FrameReader`) is counted as a
-/// drop, not a sample, and the interval across it is not measured. It keeps every
-/// interval (8 bytes a sample): meant for a run of seconds, not hours.
+/// drop, not a sample, and the interval across it is not measured.
+///
+/// Its memory is bounded whatever it is fed: the intervals are counted by
+/// value (``IntervalCounts``), exactly while they take at most
+/// ``IntervalCounts/capacity`` distinct values (a device's intervals take a
+/// few hundred: its period and the jitter around it, in µs), and to about
+/// 1 part in 2¹¹ of their value (at worst) beyond. Sums are in `Double`, so no
+/// input overflows them.
 public struct RateProbe: Sendable {
   private var clock: RateReport.Clock?
   private var previousMicroseconds: Int64?
   private var previousTimestamp: UInt32?
   private var wrapOffset: Int64 = 0
-  private var intervals: [Int64] = []
+  var intervals = IntervalCounts()
   private var samples = 0
   private var untimed = 0
   private var resyncs = 0
@@ -49,11 +55,12 @@ public struct RateProbe: Sendable {
     }
     defer { previousMicroseconds = now }
     guard let previous = previousMicroseconds else { return }
-    if now < previous {
+    let (interval, overflow) = now.subtractingReportingOverflow(previous)
+    if now < previous || overflow {
       resets += 1
       return
     }
-    intervals.append(now - previous)
+    intervals.add(interval)
   }
 
   /// Adds frames in order.
@@ -72,6 +79,12 @@ public struct RateProbe: Sendable {
         if wrapped {
           wraps += 1
           wrapOffset += Int64(1) << 32
+          // 2³¹ wraps (at least 4·10⁹ samples) would overflow the line:
+          // start a new one instead, as after a reset.
+          if wrapOffset > Int64.max / 2 {
+            wrapOffset = 0
+            previousMicroseconds = nil
+          }
         }
       case .reset:
         resets += 1
@@ -86,33 +99,97 @@ public struct RateProbe: Sendable {
     var report = RateReport(
       clock: clock, sampleCount: samples, untimedSamples: untimed, intervalCount: intervals.count,
       synDroppedCount: resyncs, timestampWraps: wraps, timestampResets: resets)
-    guard !intervals.isEmpty else { return report }
-    let sorted = intervals.sorted()
-    let total = intervals.reduce(0, +)
+    guard intervals.count > 0 else { return report }
     let count = Double(intervals.count)
-    let meanMicroseconds = Double(total) / count
-    let median =
-      sorted.count % 2 == 1
-      ? Double(sorted[sorted.count / 2])
-      : Double(sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    let buckets = intervals.buckets
+    func value(atRank rank: Int) -> Double { IntervalCounts.value(atRank: rank, in: buckets) }
+    let meanMicroseconds = intervals.total / count
+    let median = (value(atRank: (intervals.count - 1) / 2) + value(atRank: intervals.count / 2)) / 2
     let variance =
-      intervals.reduce(0.0) { sum, interval in
-        let deviation = Double(interval) - meanMicroseconds
-        return sum + deviation * deviation
+      buckets.reduce(0.0) { sum, bucket in
+        let deviation = bucket.value - meanMicroseconds
+        return sum + Double(bucket.count) * deviation * deviation
       } / count
     let p99Rank = Int((0.99 * count).rounded(.up)) - 1
-    report.rateHz = total > 0 ? count / (Double(total) / 1_000_000) : nil
+    report.rateHz = intervals.total > 0 ? count / (intervals.total / 1_000_000) : nil
     report.meanIntervalMs = meanMicroseconds / 1000
     report.medianIntervalMs = median / 1000
     report.intervalStdDevMs = variance.squareRoot() / 1000
-    report.intervalP99Ms = Double(sorted[max(0, p99Rank)]) / 1000
+    report.intervalP99Ms = value(atRank: max(0, p99Rank)) / 1000
     if median > 0 {
-      for interval in intervals where Double(interval) > 1.5 * median {
-        report.gapCount += 1
-        report.missedSamples += max(1, Int((Double(interval) / median).rounded()) - 1)
+      for bucket in buckets where bucket.value > 1.5 * median {
+        report.gapCount += bucket.count
+        let missed = (bucket.value / median).rounded() - 1
+        report.missedSamples += bucket.count * Int(max(1, min(missed, Double(Int32.max))))
       }
     }
     return report
+  }
+}
+
+/// Intervals (µs, not negative) counted by value, in bounded memory.
+///
+/// Each value is kept to `significantBits` binary digits (a bucket: the
+/// value with its lower digits cleared, shown as the bucket's middle). It
+/// starts exact (63 digits); whenever more than ``capacity`` distinct
+/// buckets are held, every bucket loses one digit and neighbours merge, so
+/// the memory stays at most ``capacity`` buckets. A device's intervals are
+/// its period and the jitter around it, a few hundred distinct µs values,
+/// so its figures are exact; intervals spread over two octaves (4096 buckets
+/// of 12 digits) are kept to 1 part in 2¹¹ of their value, over all 63
+/// octaves to 1 part in 2⁶.
+struct IntervalCounts: Sendable {
+  /// The most distinct buckets held.
+  static let capacity = 4096
+
+  private(set) var counts: [Int64: Int] = [:]
+  private(set) var significantBits = 63
+  /// Intervals counted.
+  private(set) var count = 0
+  /// Their sum, µs: exact while below 2⁵³ µs (285 years), never overflowing.
+  private(set) var total = 0.0
+
+  mutating func add(_ interval: Int64) {
+    count += 1
+    total += Double(interval)
+    counts[bucket(of: interval), default: 0] += 1
+    while counts.count > Self.capacity && significantBits > 1 {
+      significantBits -= 1
+      var merged: [Int64: Int] = [:]
+      merged.reserveCapacity(counts.count)
+      for (key, n) in counts { merged[bucket(of: key), default: 0] += n }
+      counts = merged
+    }
+  }
+
+  /// The lower end of the bucket that holds `value`.
+  private func bucket(of value: Int64) -> Int64 {
+    let width = Int64.bitWidth - value.leadingZeroBitCount
+    let shift = width - significantBits
+    return shift > 0 ? (value >> shift) << shift : value
+  }
+
+  /// The value shown for the bucket starting at `key`: its middle.
+  private func representative(_ key: Int64) -> Double {
+    let width = Int64.bitWidth - key.leadingZeroBitCount
+    let shift = width - significantBits
+    guard shift > 0 else { return Double(key) }
+    return Double(key) + (Double(Int64(1) << shift) - 1) / 2
+  }
+
+  /// The buckets in increasing order of value.
+  var buckets: [(value: Double, count: Int)] {
+    counts.sorted { $0.key < $1.key }.map { (representative($0.key), $0.value) }
+  }
+
+  /// The value of rank `rank` (0 the smallest) among `buckets` (in order).
+  static func value(atRank rank: Int, in buckets: [(value: Double, count: Int)]) -> Double {
+    var seen = 0
+    for bucket in buckets {
+      seen += bucket.count
+      if seen > rank { return bucket.value }
+    }
+    return buckets.last?.value ?? 0
   }
 }
 

@@ -10,6 +10,12 @@
 /// timed by events, step by the event time difference; a step backwards
 /// counts as zero.
 ///
+/// No input overflows it: every sum and difference of times saturates at
+/// the ends of `Int64` (a clock that has counted 2⁶³ µs, 292,000 years,
+/// stays there). Crafted recordings can get there: event times that jump
+/// back and forth by the reader's largest, 10¹² s, add 10¹⁸ µs at each step
+/// forward.
+///
 /// The `MSC_TIMESTAMP` clock's rate is checked against the event clock's
 /// (``ClockRateCheck``); where they disagree by more than the clocks' jitter
 /// explains, each `MSC_TIMESTAMP` step is scaled to the event clock's rate
@@ -46,20 +52,20 @@ struct SampleClock {
       }
       return 0
     }
-    let byEventTime = now + Swift.max(0, eventTime - lastEventTime)
+    let byEventTime = now.saturatingAdd(Swift.max(0, eventTime.saturatingSubtract(lastEventTime)))
     var candidate = byEventTime
     if useMsc, let msc {
       if let lastMsc {
         switch MscTimestampStep(from: lastMsc, to: msc) {
         case .forward(let step, let wrapped):
           if wrapped { wraps += 1 }
-          checkMsc += Int64(step)
+          checkMsc = checkMsc.saturatingAdd(Int64(step))
           rateCheck.add(
-            msc: Double(checkMsc), event: Double(eventTime - checkEventOrigin))
+            msc: Double(checkMsc), event: Double(eventTime.saturatingSubtract(checkEventOrigin)))
           let scaled = Double(step) * rateCheck.appliedRate + carry
           let whole = scaled.rounded(.down)
           carry = scaled - whole
-          candidate = mscAnchor + Int64(whole)
+          candidate = mscAnchor.saturatingAdd(Int64(whole))
         case .reset:
           resets += 1
           restartRateCheck(eventTime: eventTime)
@@ -83,6 +89,22 @@ struct SampleClock {
     checkMsc = 0
     checkEventOrigin = eventTime
     rateCheck.add(msc: 0, event: 0)
+  }
+}
+
+extension Int64 {
+  /// `self + other`, or the nearest end of the range where that overflows.
+  @inline(__always)
+  func saturatingAdd(_ other: Int64) -> Int64 {
+    let (sum, overflow) = addingReportingOverflow(other)
+    return overflow ? (other > 0 ? .max : .min) : sum
+  }
+
+  /// `self - other`, or the nearest end of the range where that overflows.
+  @inline(__always)
+  func saturatingSubtract(_ other: Int64) -> Int64 {
+    let (difference, overflow) = subtractingReportingOverflow(other)
+    return overflow ? (other < 0 ? .max : .min) : difference
   }
 }
 
