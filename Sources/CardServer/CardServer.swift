@@ -171,7 +171,16 @@ public final class CardServer {
     }
     defer { freeaddrinfo(found) }
     var flags = MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
-    if info.pointee.ai_family == AF_INET6 { flags |= MHD_USE_IPv6.rawValue }
+    if info.pointee.ai_family == AF_INET6 {
+      // An IPv4-mapped address (::ffff:127.0.0.1) binds only with IPV6_V6ONLY
+      // off, which libmicrohttpd sets unless asked for both stacks.
+      let mapped = info.pointee.ai_addr.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+        var a = $0.pointee.sin6_addr
+        let bytes = withUnsafeBytes(of: &a) { Array($0) }
+        return bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff
+      }
+      flags |= mapped ? MHD_USE_DUAL_STACK.rawValue : MHD_USE_IPv6.rawValue
+    }
     // The daemon's `cls` is the box, unretained: this object holds it and
     // stops the daemon before it goes.
     let box = ServerBox()

@@ -113,6 +113,7 @@ import Testing
     arguments: [
       ("LOCALHOST", "127.0.0.1", "localhost"), ("[0:0:0:0:0:0:0:1]", "::1", "[::1]"),
       ("127.0.1.1", "127.0.1.1", "127.0.1.1"), ("[::1]", "::1", "localhost"),
+      ("[::ffff:127.0.0.1]", "127.0.0.1", "[::ffff:127.0.0.1]"),
     ] + (ownLoopbackName.map { [($0, "127.0.0.1", $0)] } ?? []))
   func loopbackIsWhatWasBoundNotHowItWasSpelled(spelling: String, connect: String, own: String)
     throws
