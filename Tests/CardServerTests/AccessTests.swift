@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TiltCard
 
 @testable import CardServer
 
@@ -212,6 +213,20 @@ import Testing
     #expect(SHA256.base64(Array("f".utf8)) == "Zg==")
     #expect(SHA256.base64(Array("fo".utf8)) == "Zm8=")
     #expect(SHA256.base64(Array("foobar".utf8)) == "Zm9vYmFy")
+  }
+
+  /// The live page has one script and one style, both in its CSP by hash
+  /// (the browser test shows that Chromium runs them under it).
+  @Test func theLivePagesScriptAndStyleAreInItsPolicy() {
+    let page = HTMLRenderer(configuration: CardConfiguration()).renderLive()
+    let scripts = Access.inlineElements("script", in: page)
+    let styles = Access.inlineElements("style", in: page)
+    #expect(scripts.count == 1 && styles.count == 1)
+    let csp = Access.contentSecurityPolicy(page: page)
+    for (directive, text) in [("script-src", scripts[0]), ("style-src", styles[0])] {
+      let hash = SHA256.base64(SHA256.digest(Array(text.utf8)))
+      #expect(csp.contains("\(directive) 'sha256-\(hash)';"), "\(csp)")
+    }
   }
 
   @Test func theInlineElementsAreFound() {
