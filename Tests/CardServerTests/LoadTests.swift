@@ -281,6 +281,14 @@ import Testing
     {
       text += String(decoding: chunk, as: UTF8.self)
     }
+    // The next line says that the card is on the network.
+    var warning = ""
+    while !warning.hasSuffix("\n"), let chunk = try err.fileHandleForReading.read(upToCount: 1),
+      !chunk.isEmpty
+    {
+      warning += String(decoding: chunk, as: UTF8.self)
+    }
+    #expect(warning.contains("warning: the card is served to the network"), "\(warning)")
     let prefix = "serving http://0.0.0.0:"
     let line = try #require(text.split(separator: "\n").first { $0.hasPrefix(prefix) }, "\(text)")
     let parts = line.dropFirst(prefix.count).split(separator: "/?token=")
