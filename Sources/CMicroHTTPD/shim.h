@@ -14,7 +14,8 @@
 #include <microhttpd.h>
 
 /// Starts a daemon for external polling through its epoll descriptor, with
-/// suspend/resume, bound to `address`, with no connection timeouts. Each
+/// suspend/resume, bound to `address`, with no idle timeout of its own (the
+/// server keeps a deadline per request instead: a stream may stay silent). Each
 /// accepted connection is offered to `accept` (MHD_NO closes it at once) and
 /// reported to `notify` when it opens and closes; `completed` is called when
 /// a request ends. All get `cls`. NULL when the address cannot be bound
@@ -49,6 +50,25 @@ static inline int tilt_mhd_connection_fd(struct MHD_Connection *connection) {
   const union MHD_ConnectionInfo *info =
       MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
   return info ? (int)info->connect_fd : -1;
+}
+
+/// The daemon's listening socket (MHD_DAEMON_INFO_LISTEN_FD), or -1: for
+/// getsockname, to see what was bound.
+static inline int tilt_mhd_listen_fd(struct MHD_Daemon *daemon) {
+  const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_LISTEN_FD);
+  return info ? (int)info->listen_fd : -1;
+}
+
+/// The peer's address (MHD_CONNECTION_INFO_CLIENT_ADDRESS), or NULL.
+static inline const struct sockaddr *tilt_mhd_client_address(struct MHD_Connection *connection) {
+  const union MHD_ConnectionInfo *info =
+      MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+  return info ? info->client_addr : NULL;
+}
+
+/// The value of cookie `name` in the request's Cookie header, or NULL.
+static inline const char *tilt_mhd_cookie(struct MHD_Connection *connection, const char *name) {
+  return MHD_lookup_connection_value(connection, MHD_COOKIE_KIND, name);
 }
 
 /// The value of request header `name`, or NULL.

@@ -8,18 +8,25 @@ import TiltCard
 /// libmicrohttpd runs in external-polling mode through its epoll descriptor
 /// (``pollDescriptors``): the loop polls it with the others, calls
 /// ``service(ready:)`` when it is readable, and sleeps no longer than
-/// ``deadline``, which is `MHD_get_timeout`'s answer and nothing else. There
-/// are no connection timeouts, so at rest nothing here wakes the process.
+/// ``deadline``: `MHD_get_timeout`'s answer, or sooner the deadline of a
+/// request not yet finished (``Limits/requestSeconds``). Open event streams
+/// have no deadline, so at rest nothing here wakes the process.
 ///
 /// Each `/frames` stream is a ``Viewer``: it is suspended in libmicrohttpd
 /// while it has nothing to send and resumed by ``broadcast(frameJSON:)``. A
 /// viewer's queue is bounded: a viewer that reads slowly loses its own oldest
 /// frames and never holds up the loop or the others. At most
-/// ``Limits/connections`` connections are open at once: the accept policy
-/// closes the rest as they come. (Not `MHD_OPTION_CONNECTION_LIMIT`: at that
-/// limit libmicrohttpd 0.9.75 leaves the rest in the kernel's backlog and, in
-/// external epoll mode, never accepts again once they go; the flood test
-/// caught it.)
+/// ``Limits/connections`` connections are open at once, and
+/// ``Limits/connectionsPerAddress`` from one address: at either limit the
+/// accept policy makes room by cutting the oldest connection of that address
+/// (or of all) that has not finished its request, and closes the new one
+/// when there is none, so idle or slow clients cannot keep a real viewer out.
+/// (Not `MHD_OPTION_CONNECTION_LIMIT`: at that limit libmicrohttpd 0.9.75
+/// leaves the rest in the kernel's backlog and, in external epoll mode, never
+/// accepts again once they go; the flood test caught it.)
+///
+/// Who may use it is ``Access``: on loopback (decided from the bound socket)
+/// the DNS-rebinding guard, elsewhere a token on every request.
 ///
 /// Everything happens on the thread that calls ``service(ready:)`` and
 /// ``broadcast(frameJSON:)``; the callbacks run on it too.
@@ -51,8 +58,19 @@ public final class CardServer {
   }
 
   public struct Limits: Hashable, Sendable {
-    /// Connections open at once, viewers included; more are closed at once.
+    /// Connections open at once, viewers included.
     public var connections: Int = 64
+    /// Connections open at once from one address (an IPv6 /64): above the 6
+    /// a browser opens to one server, with room for a few browsers or OBS on
+    /// one machine; a quarter of ``connections``, so one address cannot fill it.
+    public var connectionsPerAddress: Int = 16
+    /// Open `/frames` streams at once; more get 503. Below ``connections``,
+    /// so that streams (which have no deadline and are never cut to make
+    /// room) leave the rest for the page and its controls.
+    public var streams: Int = 48
+    /// Seconds a connection has to finish a request (SPEC §6: 10), counted
+    /// from its start or the end of its previous request; then it is closed.
+    public var requestSeconds: Double = 10
     /// Events queued for one viewer before its oldest are dropped.
     public var queuedEvents: Int = 256
     /// The longest `POST` body read; a longer one is answered 400.
@@ -68,8 +86,13 @@ public final class CardServer {
   /// The address served, with the port the kernel picked for port 0.
   public let address: ServeAddress
   public let limits: Limits
-  /// `http://HOST:PORT/`, the line's URL on stderr.
-  public var url: String { "http://\(address)/" }
+  /// Who may use it: the rebinding guard on loopback, the token elsewhere.
+  public let access: Access
+  /// `http://HOST:PORT/`, with `?token=…` when one is needed: the URL of the
+  /// `serving` line on stderr.
+  public var url: String { "http://\(address)/" + (access.token.map { "?token=\($0)" } ?? "") }
+  /// Whether the bound address is not loopback: the card is on the network.
+  public var servesNetwork: Bool { !access.loopback }
 
   /// Called for each accepted `POST /control`.
   public var onControl: ((Control) -> Void)?
@@ -87,8 +110,13 @@ public final class CardServer {
   public var visibleViewerCount: Int { viewers.values.filter { !$0.closing && $0.visible }.count }
   /// Connections open now.
   public internal(set) var openConnections = 0
-  /// Connections closed at once because ``Limits/connections`` were open.
+  /// Connections closed at once: the limit was reached and every connection
+  /// counted had finished its request.
   public internal(set) var refusedConnections = 0
+  /// Unfinished connections cut to make room for a new one.
+  public internal(set) var evictedConnections = 0
+  /// Connections cut because their request was not finished in time.
+  public internal(set) var timedOutConnections = 0
   /// Events dropped so far for slow viewers, all viewers together.
   public private(set) var droppedEvents = 0
 
@@ -99,7 +127,7 @@ public final class CardServer {
   private let epollDescriptor: Int32
   var viewers: [String: Viewer] = [:]
   /// Viewers in the order they came, for a stable broadcast order.
-  private var order: [Viewer] = []
+  var order: [Viewer] = []
   private var running = false
   private var runAgain = false
   /// Viewers to resume once the current MHD_run returns.
@@ -108,8 +136,10 @@ public final class CardServer {
   private var pendingCallbacks: [() -> Void] = []
   private let encoder = JSONLFrameEncoder()
   private var generator = SystemRandomNumberGenerator()
-  /// The `Host` values a request may carry (DNS rebinding guard), or nil for any.
-  private let allowedHosts: Set<String>?
+  /// The open connections, by libmicrohttpd's handle.
+  var connections: [OpaquePointer: TrackedConnection] = [:]
+  private var connectionSerial = 0
+  let contentSecurityPolicy: String
   /// `TILT_SERVE_DEBUG=1`: one stderr line per viewer event, for diagnosis.
   private let debug = getenv("TILT_SERVE_DEBUG") != nil
 
@@ -119,10 +149,14 @@ public final class CardServer {
     _ = line.withCString { write(2, $0, strlen($0)) }
   }
 
-  /// Starts serving `page` at `address`.
-  public init(address: ServeAddress, page: String, limits: Limits = Limits()) throws(Failure) {
+  /// Starts serving `page` at `address`. Every request needs `token` when
+  /// one is given; off loopback, without one, a random one is made.
+  public init(
+    address: ServeAddress, page: String, limits: Limits = Limits(), token: String? = nil
+  ) throws(Failure) {
     self.page = Array(page.utf8)
     self.limits = limits
+    contentSecurityPolicy = Access.contentSecurityPolicy(page: page)
     var hints = addrinfo()
     hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
     hints.ai_family = AF_UNSPEC
@@ -137,7 +171,16 @@ public final class CardServer {
     }
     defer { freeaddrinfo(found) }
     var flags = MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
-    if info.pointee.ai_family == AF_INET6 { flags |= MHD_USE_IPv6.rawValue }
+    if info.pointee.ai_family == AF_INET6 {
+      // An IPv4-mapped address (::ffff:127.0.0.1) binds only with IPV6_V6ONLY
+      // off, which libmicrohttpd sets unless asked for both stacks.
+      let mapped = info.pointee.ai_addr.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+        var a = $0.pointee.sin6_addr
+        let bytes = withUnsafeBytes(of: &a) { Array($0) }
+        return bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff
+      }
+      flags |= mapped ? MHD_USE_DUAL_STACK.rawValue : MHD_USE_IPv6.rawValue
+    }
     // The daemon's `cls` is the box, unretained: this object holds it and
     // stops the daemon before it goes.
     let box = ServerBox()
@@ -157,14 +200,22 @@ public final class CardServer {
     epollDescriptor = tilt_mhd_epoll_fd(daemon)
     let port = UInt16(truncatingIfNeeded: tilt_mhd_bound_port(daemon))
     self.address = ServeAddress(host: address.host, port: port == 0 ? address.port : port)
-    if self.address.isLoopback {
-      let p = self.address.port
-      allowedHosts = [
-        "127.0.0.1:\(p)", "localhost:\(p)", "[::1]:\(p)", self.address.description,
-      ]
-    } else {
-      allowedHosts = nil
+    // Loopback or not is what the kernel bound, not how HOST was spelled.
+    var bound = sockaddr_storage()
+    var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+    let named = withUnsafeMutablePointer(to: &bound) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        getsockname(tilt_mhd_listen_fd(daemon), $0, &length)
+      }
     }
+    let loopback =
+      named == 0
+      && withUnsafePointer(to: &bound) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Access.isLoopback($0) }
+      }
+    access = Access(
+      loopback: loopback, token: token ?? (loopback ? nil : Access.randomToken()),
+      port: self.address.port, givenHost: address.host)
     box.server = self
   }
 
@@ -183,14 +234,19 @@ public final class CardServer {
     return fds
   }
 
-  /// When libmicrohttpd needs to run without input (monotonic seconds), or
-  /// nil: `MHD_get_timeout`, which with no connection timeouts is nil at rest.
+  /// When the server needs to run without input (monotonic seconds), or
+  /// nil: `MHD_get_timeout`, or the first deadline of an unfinished request;
+  /// nil at rest (streams have no deadline).
   public var deadline: Double? {
     guard let daemon else { return nil }
     if runAgain { return Self.monotonicNow() }
+    var first = connections.values.lazy.filter { !$0.cut }.compactMap(\.deadline).min()
     var milliseconds: UInt64 = 0
-    guard MHD_get_timeout(daemon, &milliseconds) == .YES else { return nil }
-    return Self.monotonicNow() + Double(milliseconds) / 1000
+    if MHD_get_timeout(daemon, &milliseconds) == .YES {
+      let mhd = Self.monotonicNow() + Double(milliseconds) / 1000
+      first = min(first ?? mhd, mhd)
+    }
+    return first
   }
 
   /// Handles what is ready: viewers that hung up, then libmicrohttpd's work.
@@ -209,7 +265,65 @@ public final class CardServer {
         viewer.watchSocket = false
       }
     }
+    let now = Self.monotonicNow()
+    for connection in connections.values where !connection.cut {
+      if let deadline = connection.deadline, deadline <= now {
+        trace("connection \(connection.serial) from \(connection.peer) cut: not finished in time")
+        connection.cutOff()
+        timedOutConnections += 1
+      }
+    }
     run()
+  }
+
+  // MARK: Connections
+
+  /// A new connection from `peer`: whether to take it. At a limit, the
+  /// oldest unfinished connection of the same address (or, at the overall
+  /// limit, of any) is cut to make room; with none, the new one is refused.
+  func admit(_ peer: PeerKey?) -> Bool {
+    let live = connections.values.filter { !$0.cut }
+    func makeRoom(among candidates: [TrackedConnection]) -> Bool {
+      guard
+        let oldest = candidates.filter({ $0.deadline != nil }).min(by: { $0.serial < $1.serial })
+      else {
+        refusedConnections += 1
+        return false
+      }
+      trace("connection from \(oldest.peer) cut to make room")
+      oldest.cutOff()
+      evictedConnections += 1
+      return true
+    }
+    if let peer {
+      let mine = live.filter { $0.peer == peer }
+      if mine.count >= limits.connectionsPerAddress { return makeRoom(among: mine) }
+    }
+    if live.count >= limits.connections { return makeRoom(among: live) }
+    return true
+  }
+
+  func connectionOpened(_ handle: OpaquePointer) {
+    connectionSerial += 1
+    let peer = PeerKey(tilt_mhd_client_address(handle)) ?? PeerKey(bytes: [])
+    connections[handle] = TrackedConnection(
+      handle: handle, socket: tilt_mhd_connection_fd(handle), peer: peer,
+      deadline: Self.monotonicNow() + limits.requestSeconds, serial: connectionSerial)
+    openConnections = connections.count
+  }
+
+  func connectionClosed(_ handle: OpaquePointer) {
+    if let c = connections[handle] {
+      trace("connection \(c.serial) from \(c.peer) closed\(c.cut ? " (cut)" : "")")
+    }
+    connections[handle] = nil
+    openConnections = connections.count
+  }
+
+  /// A request has ended: the connection, kept alive, has the same time
+  /// for its next one.
+  func requestEnded(_ handle: OpaquePointer) {
+    connections[handle]?.deadline = Self.monotonicNow() + limits.requestSeconds
   }
 
   /// Sends one SPEC §4 frame line (as the jsonl sink writes it, newline or
@@ -375,11 +489,6 @@ public final class CardServer {
     let s = status()
     return "{\"viewers\": \(viewerCount), \"visible\": \(visibleViewerCount), "
       + "\"device\": \"\(s.deviceOpen ? "open" : "closed")\", \"state\": \"\(s.state.rawValue)\"}"
-  }
-
-  func isAllowed(host: String?) -> Bool {
-    guard let allowedHosts, let host else { return true }
-    return allowedHosts.contains(host.lowercased())
   }
 
   static func monotonicNow() -> Double {

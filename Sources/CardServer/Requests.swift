@@ -38,27 +38,29 @@ enum Requests {
       upload: upload, uploadSize: uploadSize, context: context)
   }
 
-  static let acceptPolicy: MHD_AcceptPolicyCallback = { cls, _, _ in
+  static let acceptPolicy: MHD_AcceptPolicyCallback = { cls, address, _ in
     guard let cls, let server = Unmanaged<ServerBox>.fromOpaque(cls).takeUnretainedValue().server
     else { return .NO }
-    guard server.openConnections < server.limits.connections else {
-      server.refusedConnections += 1
-      return .NO
-    }
-    return .YES
+    return server.admit(PeerKey(address)) ? .YES : .NO
   }
 
-  static let notify: MHD_NotifyConnectionCallback = { cls, _, _, code in
-    guard let cls, let server = Unmanaged<ServerBox>.fromOpaque(cls).takeUnretainedValue().server
+  static let notify: MHD_NotifyConnectionCallback = { cls, connection, _, code in
+    guard let cls, let connection,
+      let server = Unmanaged<ServerBox>.fromOpaque(cls).takeUnretainedValue().server
     else { return }
     if code.rawValue == 0 {  // MHD_CONNECTION_NOTIFY_STARTED
-      server.openConnections += 1
+      server.connectionOpened(connection)
     } else {
-      server.openConnections -= 1
+      server.connectionClosed(connection)
     }
   }
 
-  static let completed: MHD_RequestCompletedCallback = { cls, _, requestContext, _ in
+  static let completed: MHD_RequestCompletedCallback = { cls, connection, requestContext, _ in
+    if let cls, let connection,
+      let server = Unmanaged<ServerBox>.fromOpaque(cls).takeUnretainedValue().server
+    {
+      server.requestEnded(connection)
+    }
     guard let requestContext, let raw = requestContext.pointee else { return }
     requestContext.pointee = nil
     let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
@@ -90,17 +92,19 @@ extension CardServer {
     context: RequestContext
   ) -> MHD_Result {
     if first {
-      let host = header(connection, "Host")
-      guard isAllowed(host: host) else {
-        return respond(connection, 403, "the Host \(host ?? "") is not this server's")
+      let query = argument(connection, "token")
+      if let why = access.refusal(
+        path: path, method: method, host: header(connection, "Host"),
+        origin: header(connection, "Origin"), fetchSite: header(connection, "Sec-Fetch-Site"),
+        fetchMode: header(connection, "Sec-Fetch-Mode"),
+        fetchDest: header(connection, "Sec-Fetch-Dest"), query: query,
+        cookie: cookie(connection, access.cookieName))
+      {
+        trace("refused \(method) \(path): \(why)")
+        return respond(connection, 403, why)
       }
       switch method {
       case "POST":
-        if let origin = header(connection, "Origin"),
-          origin.lowercased() != "http://" + (host ?? "").lowercased()
-        {
-          return respond(connection, 403, "the Origin \(origin) is not this page's")
-        }
         switch path {
         case "/control", "/visibility": return .YES  // the body comes next
         case "/", "/frames", "/state": return notAllowed(connection, allow: "GET, HEAD")
@@ -109,15 +113,17 @@ extension CardServer {
       case "GET", "HEAD":
         switch path {
         case "/":
-          return respond(
-            connection, 200, page, type: "text/html; charset=utf-8",
-            headers: [
-              (
-                "Content-Security-Policy",
-                "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
-                  + "connect-src 'self'; img-src data:"
-              )
-            ])
+          var headers = [
+            ("Content-Security-Policy", contentSecurityPolicy), ("X-Frame-Options", "DENY"),
+            ("Referrer-Policy", "no-referrer"), ("Cross-Origin-Opener-Policy", "same-origin"),
+          ]
+          // The token in the URL becomes a cookie: the page's own requests
+          // (the event stream, the controls) carry it from then on.
+          if let token = access.token, let query, Access.same(query, token) {
+            headers.append(
+              ("Set-Cookie", "\(access.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"))
+          }
+          return respond(connection, 200, page, type: "text/html; charset=utf-8", headers: headers)
         case "/state":
           return respond(
             connection, 200, Array((stateJSON() + "\n").utf8), type: "application/json")
@@ -175,6 +181,13 @@ extension CardServer {
 
   /// Opens a `/frames` stream: a new viewer, its events from the content reader.
   private func stream(_ connection: OpaquePointer, context: RequestContext) -> MHD_Result {
+    guard order.count < limits.streams else {
+      return respond(
+        connection, 503, "\(order.count) viewers already: close one of their pages and reload",
+        headers: [("Retry-After", "10")])
+    }
+    // A stream may stay silent for as long as the card does.
+    connections[connection]?.deadline = nil
     let viewer = addViewer(connection: connection)
     context.viewer = viewer
     let stream = Unmanaged.passRetained(StreamContext(viewer: viewer, box: serverBox))
@@ -188,6 +201,8 @@ extension CardServer {
     MHD_add_response_header(response, "Content-Type", "text/event-stream")
     MHD_add_response_header(response, "Cache-Control", "no-store")
     MHD_add_response_header(response, "X-Accel-Buffering", "no")
+    MHD_add_response_header(response, "X-Content-Type-Options", "nosniff")
+    MHD_add_response_header(response, "Cross-Origin-Resource-Policy", "same-origin")
     let result = MHD_queue_response(connection, 200, response)
     MHD_destroy_response(response)
     return result
@@ -215,6 +230,7 @@ extension CardServer {
     if let type { MHD_add_response_header(response, "Content-Type", type) }
     MHD_add_response_header(response, "Cache-Control", "no-store")
     MHD_add_response_header(response, "X-Content-Type-Options", "nosniff")
+    MHD_add_response_header(response, "Cross-Origin-Resource-Policy", "same-origin")
     for (name, value) in headers { MHD_add_response_header(response, name, value) }
     let result = MHD_queue_response(connection, status, response)
     MHD_destroy_response(response)
@@ -223,6 +239,10 @@ extension CardServer {
 
   private func header(_ connection: OpaquePointer, _ name: String) -> String? {
     tilt_mhd_header(connection, name).map { String(cString: $0) }
+  }
+
+  private func cookie(_ connection: OpaquePointer, _ name: String) -> String? {
+    tilt_mhd_cookie(connection, name).map { String(cString: $0) }
   }
 
   private func argument(_ connection: OpaquePointer, _ name: String) -> String? {

@@ -50,9 +50,4 @@ public struct ServeAddress: Hashable, Sendable, CustomStringConvertible {
   public var description: String {
     (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
   }
-
-  /// Whether the host is a loopback name or address.
-  public var isLoopback: Bool {
-    host == "localhost" || host == "::1" || host.hasPrefix("127.")
-  }
 }

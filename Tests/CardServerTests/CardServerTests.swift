@@ -191,8 +191,9 @@ import TiltCard
     #expect(loop.perform { $0.viewers[reader.id]?.dropped ?? -1 } == 0)
   }
 
-  /// More connections than the limit: the extra ones are kept out, the
-  /// viewers already there go on, and the server serves again once they go.
+  /// More connections than the limit: the oldest unfinished ones make room
+  /// for the new (slow clients cannot keep anyone out), the viewers already
+  /// there go on, and with every slot a stream the new ones are closed at once.
   @Test func aConnectionFloodIsBounded() throws {
     var limits = CardServer.Limits()
     limits.connections = 8
@@ -201,23 +202,44 @@ import TiltCard
     let viewer = try EventStream(port: loop.port)
     var flood: [RawConnection] = []
     for _ in 0..<40 {
-      if let c = try? RawConnection(port: loop.port) { flood.append(c) }
+      let c = try RawConnection(port: loop.port)
+      c.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  // never finished
+      flood.append(c)
     }
-    flood.forEach { $0.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n") }  // never finished
-    #expect(loop.eventually { $0.refusedConnections >= 40 - 7 })
+    #expect(loop.eventually { $0.evictedConnections == 40 - 7 && $0.openConnections == 8 })
     loop.perform { $0.broadcast(frameJSON: Array(Self.line(7).utf8)) }
     #expect(viewer.nextEvent() == "data: " + Self.line(7).dropLast())
-    #expect(loop.perform { $0.openConnections } == 8, "the limit are held open, no more")
-    // The refused ones were closed at once, not left waiting in the backlog.
+    // The oldest were closed, not left waiting in the backlog; the newest stay.
     let states = flood.map { c -> Int in
       var byte: UInt8 = 0
       let n = recv(c.fd, &byte, 1, Int32(MSG_DONTWAIT))
       return n == 0 || (n < 0 && errno == ECONNRESET) ? 1 : 0
     }
-    #expect(states.reduce(0, +) == 33)
+    #expect(states == Array(repeating: 1, count: 33) + Array(repeating: 0, count: 7))
+    // Streams are never cut to make room: with eight, a ninth connection goes.
+    let others = try (0..<7).map { _ in try EventStream(port: loop.port) }
+    #expect(others.allSatisfy { $0.id.count == 32 })
+    let extra = try EventStream(port: loop.port)
+    #expect(extra.id.isEmpty)
+    #expect(loop.perform { $0.refusedConnections } >= 1)
+    #expect(loop.perform { $0.viewerCount } == 8)
     flood = []
-    #expect(loop.eventually { $0.openConnections == 1 })
-    #expect(try HTTP.request(loop.port, "GET", "/state").status == 200)
+    _ = others
+  }
+
+  /// At most ``CardServer/Limits/streams`` viewers: the next gets 503 and the
+  /// connections left serve the page and its controls.
+  @Test func viewersLeaveRoomForThePage() throws {
+    var limits = CardServer.Limits()
+    limits.streams = 3
+    let loop = try TestLoop(limits: limits)
+    defer { loop.stop() }
+    let viewers = try (0..<3).map { _ in try EventStream(port: loop.port) }
+    #expect(viewers.allSatisfy { $0.id.count == 32 })
+    let fourth = try HTTP.request(loop.port, "GET", "/frames")
+    #expect(fourth.status == 503)
+    #expect(try HTTP.request(loop.port, "POST", "/control", body: "flip").status == 204)
+    #expect(loop.perform { $0.viewerCount } == 3)
   }
 
   @Test func addressesParse() throws {

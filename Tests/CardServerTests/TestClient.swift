@@ -18,8 +18,15 @@ final class TestLoop: @unchecked Sendable {
   private(set) var wakeUps = 0
   var port: UInt16 { server.address.port }
 
-  init(limits: CardServer.Limits = CardServer.Limits(), page: String = "<p>card</p>") throws {
-    server = try CardServer(address: ServeAddress(port: 0), page: page, limits: limits)
+  convenience init(
+    limits: CardServer.Limits = CardServer.Limits(), page: String = "<p>card</p>",
+    address: ServeAddress = ServeAddress(port: 0)
+  ) throws {
+    try self.init(server: CardServer(address: address, page: page, limits: limits))
+  }
+
+  init(server: CardServer) throws {
+    self.server = server
     precondition(pipe(&pipeFDs) == 0)
     let thread = Thread { [unowned self] in self.loop() }
     self.thread = thread
@@ -107,21 +114,53 @@ final class TestLoop: @unchecked Sendable {
 final class RawConnection {
   let fd: Int32
 
-  init(port: UInt16, receiveBuffer: Int32? = nil) throws {
-    fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  /// Connects to `host` (an IPv4 or IPv6 literal) from `source` (an IPv4
+  /// literal: any of 127.0.0.0/8 is this machine, a different client each).
+  init(
+    port: UInt16, receiveBuffer: Int32? = nil, host: String = "127.0.0.1", source: String? = nil
+  ) throws {
+    let v6 = host.contains(":")
+    fd = socket(v6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw POSIXError(.EIO) }
     if var size = receiveBuffer {
       setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
     var timeout = timeval(tv_sec: 5, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let rc = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    if let source {
+      var from = sockaddr_in()
+      from.sin_family = sa_family_t(AF_INET)
+      from.sin_addr.s_addr = inet_addr(source)
+      let bound = withUnsafePointer(to: &from) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+      }
+      guard bound == 0 else {
+        Glibc.close(fd)
+        throw POSIXError(.EADDRNOTAVAIL)
+      }
+    }
+    var rc: Int32
+    if v6 {
+      var address = sockaddr_in6()
+      address.sin6_family = sa_family_t(AF_INET6)
+      address.sin6_port = port.bigEndian
+      inet_pton(AF_INET6, host, &address.sin6_addr)
+      rc = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+        }
+      }
+    } else {
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_port = port.bigEndian
+      address.sin_addr.s_addr = inet_addr(host)
+      rc = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
       }
     }
     guard rc == 0 else {
@@ -165,12 +204,15 @@ struct Answer {
 
 enum HTTP {
   /// One request with `Connection: close`; the answer once the server closes.
+  /// `host` is where to connect; `hostHeader` the `Host` sent (the default:
+  /// the same, with the port).
   static func request(
     _ port: UInt16, _ method: String, _ path: String, body: String? = nil,
-    headers: [String: String] = [:]
+    headers: [String: String] = [:], host: String = "127.0.0.1", hostHeader: String? = nil
   ) throws -> Answer {
-    let c = try RawConnection(port: port)
-    var text = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+    let c = try RawConnection(port: port, host: host)
+    let authority = hostHeader ?? ((host.contains(":") ? "[\(host)]" : host) + ":\(port)")
+    var text = "\(method) \(path) HTTP/1.1\r\nHost: \(authority)\r\nConnection: close\r\n"
     for (k, v) in headers { text += "\(k): \(v)\r\n" }
     if let body { text += "Content-Length: \(body.utf8.count)\r\n" }
     text += "\r\n" + (body ?? "")
@@ -206,10 +248,16 @@ final class EventStream {
   private(set) var id = ""
   private(set) var head = ""
 
-  init(port: UInt16, receiveBuffer: Int32? = nil) throws {
-    connection = try RawConnection(port: port, receiveBuffer: receiveBuffer)
-    connection.send(
-      "GET /frames HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n\r\n")
+  /// Opens `path` (`/frames`, with a query if need be) with `headers` besides
+  /// `Host` and `Accept`.
+  init(
+    port: UInt16, receiveBuffer: Int32? = nil, path: String = "/frames",
+    headers: [String: String] = [:], source: String? = nil
+  ) throws {
+    connection = try RawConnection(port: port, receiveBuffer: receiveBuffer, source: source)
+    var text = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n"
+    for (k, v) in headers { text += "\(k): \(v)\r\n" }
+    connection.send(text + "\r\n")
     let first = nextEvent()
     if let first, let range = first.range(of: #""id": ""#) {
       id = String(first[range.upperBound...].prefix { $0 != "\"" })

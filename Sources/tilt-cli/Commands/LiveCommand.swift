@@ -47,7 +47,8 @@ enum LiveCommand: Command {
     var page: LivePage?
     if let address = options.serve {
       page = try LivePage(
-        address: address, card: configuration.card, title: manager.deviceInfo.name)
+        address: address, card: configuration.card, title: manager.deviceInfo.name,
+        token: options.serveToken)
       try page?.attach(to: manager)
     }
     defer { page?.server.close() }

@@ -64,7 +64,8 @@ enum ReplayCommand: Command {
     defer { page?.server.close() }
     if let address = options.serve {
       let others = player.participants
-      page = try LivePage(address: address, card: configuration.card, title: "tilt")
+      page = try LivePage(
+        address: address, card: configuration.card, title: "tilt", token: options.serveToken)
       page?.attach(to: player)
       StandardError.write("tilt-cli replay: the replay starts when the page is open\n")
       // The replay starts when someone is watching; the keys work meanwhile.

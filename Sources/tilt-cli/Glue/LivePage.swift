@@ -15,15 +15,21 @@ final class LivePage {
   /// `POST /control stop` (or `p` on the page) until `start`.
   private var stoppedByViewer = false
 
-  init(address: ServeAddress, card: CardConfiguration, title: String) throws {
+  init(address: ServeAddress, card: CardConfiguration, title: String, token: String? = nil) throws {
     do {
       server = try CardServer(
         address: address,
-        page: HTMLRenderer(configuration: card, title: title).renderLive())
+        page: HTMLRenderer(configuration: card, title: title).renderLive(), token: token)
     } catch {
       throw Failure(error.description)
     }
     StandardError.write("serving \(server.url)\n")
+    if server.servesNetwork {
+      StandardError.write(
+        "tilt-cli: warning: the card is served to the network on \(server.address): whoever "
+          + "has this URL can watch the device and drive the card; every request needs its "
+          + "token. Serve on 127.0.0.1 to keep it on this machine.\n")
+    }
   }
 
   /// Whether updates should run now.

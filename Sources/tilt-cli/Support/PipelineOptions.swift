@@ -38,6 +38,8 @@ struct PipelineOptions {
   var stickRange = 45.0
   /// `--serve [HOST:]PORT`: the live page (SPEC §6).
   var serve: ServeAddress?
+  /// `--serve-token TOKEN`: the token every request must carry (SPEC §6).
+  var serveToken: String?
 
   /// The attitude library's default One Euro filter, which the options start from.
   static let oneEuro: (minCutoff: Double, beta: Double, derivativeCutoff: Double) = {
@@ -54,7 +56,7 @@ struct PipelineOptions {
     "format", "output", "rate", "filter", "tau", "min-cutoff", "beta", "fusion", "reference",
     "fusion-tau", "gain", "max-tilt", "perspective", "mount-matrix", "flip-on", "flip-style",
     "idle-stop",
-    "card-size", "stick-range", "serve",
+    "card-size", "stick-range", "serve", "serve-token",
   ]
   static let flagOptions: Set<String> = ["every-sample", "reduce-motion"]
 
@@ -115,7 +117,13 @@ struct PipelineOptions {
                               (default 45).
       --serve [HOST:]PORT     Serve the card live to a browser at http://HOST:PORT/
                               (HOST default 127.0.0.1; PORT 0 picks a free one); updates
-                              run while a viewer has the page visible.
+                              run while a viewer has the page visible. On loopback a
+                              page of another name (DNS rebinding) gets 403; on any
+                              other address every request needs a token, random per
+                              run and printed once in the URL, and stderr warns that
+                              the card is served to the network.
+      --serve-token TOKEN     The token instead of a random one (\(Access.minimumTokenLength) to 256 of A-Z a-z
+                              0-9 - _ . ~); required on loopback too when given.
     """
 
   init(_ a: CommandLineArguments) throws(UsageError) {
@@ -145,6 +153,17 @@ struct PipelineOptions {
       } catch {
         throw UsageError("'--serve' needs [HOST:]PORT, like 8080 or 127.0.0.1:0, not '\(text)'")
       }
+    }
+    if let token = a.string("serve-token") {
+      guard serve != nil else {
+        throw UsageError("'--serve-token' applies only with --serve [HOST:]PORT")
+      }
+      guard Access.isValidToken(token) else {
+        throw UsageError(
+          "'--serve-token' needs \(Access.minimumTokenLength) to 256 characters of A-Z a-z 0-9 - _ . ~ "
+            + "(\(token.utf8.count) given); leave it out for a random one")
+      }
+      serveToken = token
     }
     if let size = a.string("card-size") {
       let parts = size.lowercased().split(separator: "x", omittingEmptySubsequences: false)

@@ -1,0 +1,77 @@
+import Glibc
+
+/// One open connection as the server keeps it: whose it is, and by when the
+/// request under way must be finished.
+///
+/// libmicrohttpd's own timeout is an idle one (any byte restarts it, so one
+/// byte every few seconds holds a connection for good) and would also end a
+/// silent event stream; the server keeps a deadline per request instead: from
+/// the connection's start, or the end of its previous request, to the end of
+/// this one. An open `/frames` stream has none.
+final class TrackedConnection {
+  let handle: OpaquePointer
+  let socket: Int32
+  let peer: PeerKey
+  /// When the request under way must be finished (monotonic seconds); nil
+  /// for an event stream.
+  var deadline: Double?
+  /// Shut down by the server (its deadline passed, or it made room):
+  /// libmicrohttpd closes it on its next turn.
+  var cut = false
+  /// Order of arrival, to cut the oldest unfinished first.
+  let serial: Int
+
+  init(handle: OpaquePointer, socket: Int32, peer: PeerKey, deadline: Double, serial: Int) {
+    self.handle = handle
+    self.socket = socket
+    self.peer = peer
+    self.deadline = deadline
+    self.serial = serial
+  }
+
+  /// Ends the connection from under libmicrohttpd: `shutdown`, not `close`,
+  /// so the descriptor stays its own until it sees the end and closes it.
+  func cutOff() {
+    guard !cut else { return }
+    cut = true
+    _ = shutdown(socket, Int32(SHUT_RDWR))
+  }
+}
+
+/// Whose a connection is, for the per-address limit: the IPv4 address, or
+/// the /64 an IPv6 host gets (SLAAC and privacy addresses come and go inside
+/// one), IPv4-mapped IPv6 as IPv4, `::1` as itself.
+struct PeerKey: Hashable, Sendable, CustomStringConvertible {
+  let bytes: [UInt8]
+
+  init(bytes: [UInt8]) { self.bytes = bytes }
+
+  init?(_ address: UnsafePointer<sockaddr>?) {
+    guard let address else { return nil }
+    switch Int32(address.pointee.sa_family) {
+    case AF_INET:
+      var a = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
+      bytes = withUnsafeBytes(of: &a) { Array($0) }
+    case AF_INET6:
+      var a = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+        $0.pointee.sin6_addr
+      }
+      let all = withUnsafeBytes(of: &a) { Array($0) }
+      if all[0..<10].allSatisfy({ $0 == 0 }) && all[10] == 0xff && all[11] == 0xff {
+        bytes = Array(all[12..<16])
+      } else if all[0..<15].allSatisfy({ $0 == 0 }) {
+        bytes = all
+      } else {
+        bytes = Array(all[0..<8])
+      }
+    default:
+      return nil
+    }
+  }
+
+  var description: String {
+    bytes.count == 4
+      ? bytes.map { String($0) }.joined(separator: ".")
+      : bytes.map { String($0, radix: 16) }.joined(separator: ":")
+  }
+}
