@@ -1,3 +1,4 @@
+import Glibc
 import SystemCalls
 
 /// Why an IIO sensor could not be set up or read. Each description is one
@@ -7,6 +8,8 @@ public enum IIOError: Error, Hashable, Sendable, CustomStringConvertible {
   case permissionDenied(String)
   /// The device went away: unplugged, or its driver unbound.
   case vanished(String)
+  /// Another reader has the node open (`EBUSY`): an IIO buffer has one reader.
+  case busy(String)
   /// The node or attribute holds what the kernel does not write.
   case malformed(String, IIOFormatError)
   /// Any other failure of `operation` on the file.
@@ -15,7 +18,7 @@ public enum IIOError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The file the error is about.
   public var path: String {
     switch self {
-    case .permissionDenied(let path), .vanished(let path), .malformed(let path, _),
+    case .permissionDenied(let path), .vanished(let path), .busy(let path), .malformed(let path, _),
       .system(let path, _, _):
       return path
     }
@@ -26,6 +29,7 @@ public enum IIOError: Error, Hashable, Sendable, CustomStringConvertible {
     switch errno {
     case .permissionDenied, .notPermitted: self = .permissionDenied(path)
     case .noDevice, .noDeviceOrAddress, .noSuchFile: self = .vanished(path)
+    case Errno(rawValue: EBUSY): self = .busy(path)
     default: self = .system(path, errno, operation: operation)
     }
   }
@@ -45,6 +49,9 @@ public enum IIOError: Error, Hashable, Sendable, CustomStringConvertible {
         + "(then: sudo udevadm control --reload && sudo udevadm trigger -s iio)"
     case .vanished(let path):
       return "\(path): the sensor went away (unplugged or its driver removed)"
+    case .busy(let path):
+      return "\(path): busy: another program reads this sensor (iio-sensor-proxy? "
+        + "stop it with 'systemctl stop iio-sensor-proxy')"
     case .malformed(let path, let error):
       return "\(path): \(error) (kernel bug?)"
     case .system(let path, let errno, let operation):

@@ -66,13 +66,22 @@ public final class IIOStream {
       return
     }
     isBuffered = true
+    // The node first: one reader at a time (EBUSY), and nothing is changed
+    // in sysfs for a reader that cannot read.
+    let node: Int32
+    do {
+      node = try Syscall.openForReading(device.nodePath)
+    } catch {
+      throw IIOError(path: device.nodePath, errno: error, operation: "open")
+    }
     let enable = device.attribute("buffer/enable")
     func write(_ file: String, _ text: String) throws(IIOError) {
       do { try Sysfs.write(file, text) } catch {
+        Syscall.close(node)
         throw IIOError(path: file, errno: error, operation: "write")
       }
     }
-    // A buffer left enabled (by another reader that died) takes no changes.
+    // A buffer left enabled (by a reader that is gone) takes no changes.
     if Sysfs.readIfPresent(enable) == "1" { try write(enable, "0") }
     var wanted = kinds.flatMap { kind in ["x", "y", "z"].map { "\(kind.rawValue)_\($0)" } }
     if Sysfs.exists(device.attribute("scan_elements/in_timestamp_en")) {
@@ -91,16 +100,15 @@ public final class IIOStream {
         try write(device.attribute("trigger/current_trigger"), own)
       }
     }
-    layout = try IIOStream.layout(of: device)
+    do {
+      layout = try IIOStream.layout(of: device)
+    } catch {
+      Syscall.close(node)
+      throw error
+    }
     try write(enable, "1")
     enabledBuffer = true
-    do {
-      fileDescriptor = try Syscall.openForReading(device.nodePath)
-    } catch {
-      try? Sysfs.write(enable, "0")
-      enabledBuffer = false
-      throw IIOError(path: device.nodePath, errno: error, operation: "open")
-    }
+    fileDescriptor = node
   }
 
   /// The layout of the channels enabled now in `device`'s scan elements.

@@ -75,6 +75,7 @@ import Testing
     let path = try fake.addDevice(number: 0, parent: "h/HID-SENSOR-200073.1.auto", files: files)
     let device = try #require(
       IIOScanner.scan(directory: fake.devices, nodeDirectory: fake.nodes).first)
+    try Data().write(to: URL(fileURLWithPath: device.nodePath))
     do {
       _ = try IIOStream(device: device, kinds: [.accelerometer])
       Issue.record("a malformed type was accepted")

@@ -9,7 +9,8 @@ feature report with the properties the drivers ask for while probing and
 enabling (reporting state and power state as named arrays, whose selectors
 the driver writes as index + logical minimum; report interval; sensitivity),
 answered and stored here, and an input report: three s16 axes and the HID
-timestamp (0x200529, µs of the emulation's own clock).
+timestamp (0x200529, µs of the emulation's own clock). Each axis is an Input
+item of its own: hid-sensor-hub finds a field by its first usage.
 
 Units: acceleration in g with unit exponent -3 (1000 a g; the driver's scale
 is 9.80665e-3 m/s² a unit), rates in deg/s with exponent -2 (100 a deg/s).
@@ -56,9 +57,10 @@ def _sensor(sensor_usage, report_id, sensitivity_usage, axes, exponent):
                            0xB1, 0x02]  # report interval, ms
     d += _usage(sensitivity_usage) + [0x15, 0x00, 0x26, 0xFF, 0x7F, 0x75, 0x10, 0x95, 0x01, 0x55, exponent,
                                       0xB1, 0x02]
+    # One Input item an axis: hid-sensor-hub finds a field by its first usage.
+    d += [0x16, 0x01, 0x80, 0x26, 0xFF, 0x7F, 0x75, 0x10, 0x95, 0x01, 0x55, exponent]
     for a in axes:
-        d += _usage(a)
-    d += [0x16, 0x01, 0x80, 0x26, 0xFF, 0x7F, 0x75, 0x10, 0x95, 0x03, 0x55, exponent, 0x81, 0x02]
+        d += _usage(a) + [0x81, 0x02]
     d += _usage(0x0529) + [0x15, 0x00, 0x27, 0xFF, 0xFF, 0xFF, 0x7F, 0x75, 0x20, 0x95, 0x02, 0x55, 0x0A,
                            0x81, 0x02]  # timestamp, 64 bits of µs
     return d + [0xC0]
