@@ -11,7 +11,9 @@ import Tilt
     let root = NSTemporaryDirectory() + "tilt-iio-manager-\(UUID().uuidString)"
     var devices: String { root + "/bus" }
     var nodes: String { root + "/dev" }
-    var sensor: String { root + "/devices/0003:1209:7117.0001/HID-SENSOR-200073.1.auto/iio:device0" }
+    var sensor: String {
+      root + "/devices/0003:1209:7117.0001/HID-SENSOR-200073.1.auto/iio:device0"
+    }
 
     init() throws {
       var files: [String: String] = [
@@ -33,7 +35,8 @@ import Tilt
         try (text + "\n").write(toFile: path, atomically: false, encoding: .utf8)
       }
       for directory in [devices, nodes] {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+          atPath: directory, withIntermediateDirectories: true)
       }
       try FileManager.default.createSymbolicLink(
         atPath: devices + "/iio:device0", withDestinationPath: sensor)
@@ -81,7 +84,6 @@ import Tilt
     try manager.stopDeviceMotionUpdates()
     #expect(!manager.isDeviceOpen)
     #expect(manager.pollDescriptors.isEmpty, "stopped: nothing to wake the loop")
-    #expect(manager.deadline == nil)
     #expect(tree.attribute("buffer/enable") == "0")
     try manager.startDeviceMotionUpdates()
     #expect(manager.isDeviceOpen)
