@@ -40,7 +40,7 @@ import Testing
     #expect(devices[2].hub.hasSuffix("i2c-BOSC0200:00"))
     #expect(devices[0].scale(.accelerometer) == SIMD3(repeating: 0.0980665))
     #expect(devices[0].samplingFrequency == 100)
-    #expect(devices[0].bufferLength == 128)
+    #expect(devices[0].bufferLength == 2)
     #expect(devices[0].currentTrigger == "")
     #expect(devices[0].nodePath == fake.nodes + "/iio:device0")
     #expect(devices[2].mountMatrixAttribute == "0, 1, 0; -1, 0, 0; 0, 0, 1")

@@ -55,7 +55,7 @@ final class FakeSysfs {
     var files: [String: String] = [
       "name": name, "in_\(kind)_scale": scale, "in_\(kind)_offset": "0",
       "\(kind == "accel" ? "in_accel" : "in_anglvel")_sampling_frequency": "100.000000",
-      "buffer/enable": "0", "buffer/length": "128", "trigger/current_trigger": "",
+      "buffer/enable": "0", "buffer/length": "2", "trigger/current_trigger": "",
       "scan_elements/in_timestamp_en": "0", "scan_elements/in_timestamp_index": "3",
       "scan_elements/in_timestamp_type": "le:s64/64>>0", "dev": "250:0",
     ]
