@@ -27,7 +27,6 @@ import Testing
     #expect(fake.read(device.sysfsPath + "/trigger/current_trigger") == "accel_3d-dev0")
     // The kfifo default of 2 scans is raised to a second of the sensor rate, at least 128.
     #expect(fake.read(device.sysfsPath + "/buffer/length") == "128")
-    #expect(fake.read(device.sysfsPath + "/buffer/length") == "128")
     for name in ["accel_x", "accel_y", "accel_z", "timestamp"] {
       #expect(fake.read(device.sysfsPath + "/scan_elements/in_\(name)_en") == "1")
     }

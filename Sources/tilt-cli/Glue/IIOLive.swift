@@ -11,14 +11,7 @@ enum IIOLive {
   /// directory) names, or an error that says what there is.
   static func imu(_ reference: String) throws -> IIOIMU {
     let devices = IIOScanner.scan()
-    if let imu = IIOIMU.find(reference, in: devices) {
-      if imu.accelerometer.name != imu.gyroscope?.name ?? imu.accelerometer.name
-        || imu.gyroscope == nil || imu.gyroscope == imu.accelerometer
-      {
-        return imu
-      }
-      return imu
-    }
+    if let imu = IIOIMU.find(reference, in: devices) { return imu }
     let name = (reference as NSString).lastPathComponent
     if let device = devices.first(where: { $0.deviceName == name }),
       let reason = IIOUsability.reason(for: device, among: devices)
@@ -44,6 +37,10 @@ enum IIOLive {
   }
 
   static func live(options: PipelineOptions, reference: String, wait: Bool) throws -> Int32 {
+    if options.serve != nil {
+      throw TiltError(
+        "\(reference): --serve does not serve IIO sensors yet; use --format jsonl or tty")
+    }
     let imu = try imu(reference)
     var configuration = try options.tiltConfiguration()
     configuration.gyroBiasStore = GyroBiasStore()
@@ -53,9 +50,6 @@ enum IIOLive {
       waitsForReconnect: wait,
       onNote: { note in StandardError.write("tilt-cli live: \(note)\n") })
     StandardError.write(chosen(imu, polling: manager.pollInterval))
-    if options.serve != nil {
-      throw TiltError("--serve does not serve IIO sensors yet; use --format jsonl or tty")
-    }
     if manager.pipeline.sink is TerminalSink {
       manager.participants.append(TerminalKeys(input: STDIN_FILENO, pipeline: manager.pipeline))
     } else if options.output == nil {
