@@ -1415,6 +1415,7 @@ def s23_iio_lifecycle():
         rc_idle = idle.interrupt()
         plain = Watched(cli("live", "--device", accel, "--format", "jsonl"), log("s23-unplug.txt"))
         plain.wait_open(accel)
+        _eventually(lambda: hub.buffer_enabled("accel"), 10)
         hub.play([(dev.up_vector(0, 0), (0, 0, 0))] * 30)
         hub.destroy()
         rc_unplug = plain.wait_exit(20)
@@ -1423,6 +1424,7 @@ def s23_iio_lifecycle():
         waiting = Watched(cli("live", "--device", accel, "--format", "jsonl", "--every-sample", "--wait"),
                           log("s23-wait.txt"))
         waiting.wait_open(accel)
+        _eventually(lambda: hub.buffer_enabled("accel"), 10)
         hub.play([(dev.up_vector(0, 0), (0, 0, 0))] * 30)
         hub.destroy()
         time.sleep(2)
@@ -1452,9 +1454,11 @@ def s23_iio_lifecycle():
           "--wait: alive after unplug %s, reopened %s, %d of 100 samples after it came back (--every-sample)" % (
               alive, back, resumed))
     check(rc_wait == 0, "--wait: exit %s on SIGINT" % rc_wait)
-    last = waiting.frames()[-1]["attitude"]
+    gravity = waiting.frames()[-1]["gravity"]
+    tilt = gravity_error({"gravity": gravity}, dev.up_vector(20, 0))
+    check(tilt < 1.0, "--wait: after it came back, held at pitch 20: gravity %s is %.2f° off" % (gravity, tilt))
     return "stopped: node closed, buffers disabled, %d wake-ups in 5 s; unplug exit 1 naming it; --wait resumed " \
-        "(%d frames, pitch %.2f)" % (v1 - v0, resumed, last["pitch"])
+        "(%d samples, gravity %.2f° from pitch 20)" % (v1 - v0, resumed, tilt)
 
 
 def s24_iio_record_replay():
@@ -1470,7 +1474,17 @@ def s24_iio_record_replay():
         frames, _, dt = _tilt_turn_frames()
         hub.play(frames, dt)
         time.sleep(0.5)
-        rc = rec.interrupt()
+        rec.proc.send_signal(signal.SIGINT)
+        rc = rec.wait_exit(15)
+        if rc is None:  # where it is stuck, before it is killed
+            def read(f):
+                try:
+                    return open("/proc/%d/%s" % (rec.pid, f)).read().strip()
+                except OSError as err:
+                    return str(err)
+            rec.err.append("stuck: wchan %s; syscall %s; stack %s" % (read("wchan"), read("syscall"),
+                                                                      read("stack").replace("\n", " | ")))
+            check(False, "record did not exit within 15 s of SIGINT: " + rec.err[-1])
     finally:
         if rec:
             rec.kill()

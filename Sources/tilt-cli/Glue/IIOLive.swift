@@ -71,22 +71,29 @@ enum IIOLive {
     let imu = try imu(reference)
     var configuration = TiltConfiguration()
     configuration.everySample = true
-    let temporary = outputPath + ".part"
-    guard
-      let file = FileHandle(forWritingAtPath: temporary)
-        ?? {
-          FileManager.default.createFile(atPath: temporary, contents: nil)
-            ? FileHandle(forWritingAtPath: temporary) : nil
-        }()
-    else {
-      throw TiltError("\(outputPath): cannot create the recording (is the directory writable?)")
+    // Under a temporary name in the same directory until complete, as the
+    // evemu recorder writes (EvemuWriter): the path never holds half a log.
+    let directory = (outputPath as NSString).deletingLastPathComponent
+    let name = (outputPath as NSString).lastPathComponent
+    let file: (fd: Int32, path: String)
+    do {
+      file = try Syscall.makeTemporaryFile(
+        prefix: (directory.isEmpty ? "." : directory) + "/.\(name).")
+    } catch {
+      throw TiltError("\(outputPath): cannot create the recording: \(error)")
+    }
+    var pending: [UInt8] = []
+    var failure: Errno?
+    func flush() {
+      guard failure == nil, !pending.isEmpty else { return }
+      do { try Syscall.writeAll(file.fd, pending) } catch { failure = error }
+      pending.removeAll(keepingCapacity: true)
     }
     var rows = 0
     let gyro = imu.gyroscope != nil
-    file.write(
-      Data(
-        ("t_s,acc_x_g,acc_y_g,acc_z_g" + (gyro ? ",gyr_x_rad_s,gyr_y_rad_s,gyr_z_rad_s" : "")
-          + "\n").utf8))
+    pending += Array(
+      ("t_s,acc_x_g,acc_y_g,acc_z_g" + (gyro ? ",gyr_x_rad_s,gyr_y_rad_s,gyr_z_rad_s" : "")
+        + "\n").utf8)
     let manager = try IIOMotionManager(
       imu: imu, configuration: configuration, makeSink: { _ in FrameHandlerSink { _ in } },
       onNote: { note in StandardError.write("tilt-cli record: \(note)\n") })
@@ -95,8 +102,9 @@ enum IIOLive {
         [sample.time] + [sample.acceleration.x, sample.acceleration.y, sample.acceleration.z]
       if let r = sample.rotationRate { fields += [r.x, r.y, r.z] }
       let line = fields.map { String(format: "%.9g", $0) }.joined(separator: ",") + "\n"
-      file.write(Data(line.utf8))
+      pending += Array(line.utf8)
       rows += 1
+      if pending.count >= 1 << 16 { flush() }
     }
     if let duration {
       manager.participants.append(EndAfter(seconds: duration, pipeline: manager.pipeline))
@@ -107,11 +115,16 @@ enum IIOLive {
     let ending: IIOMotionManager.Ending
     do {
       ending = try manager.run()
-      try file.synchronize()
-      try file.close()
-      try FileManager.default.moveItem(atPath: temporary, toPath: outputPath)
+      flush()
+      if let failure { throw failure }
+      try Syscall.fsync(file.fd)
+      Syscall.close(file.fd)
+      try Syscall.rename(file.path, outputPath)
     } catch {
-      try? FileManager.default.removeItem(atPath: temporary)
+      Syscall.unlinkIfPresent(file.path)
+      if let errno = error as? Errno {
+        throw TiltError("\(outputPath): cannot write the recording: \(errno)")
+      }
       throw error
     }
     StandardError.write(
