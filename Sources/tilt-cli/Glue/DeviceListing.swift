@@ -17,23 +17,23 @@ extension DeviceListing {
       return "No input devices in \(directory). A tablet or laptop accelerometer, a gamepad "
         + "with motion sensors or a joystick shows up here once attached.\n"
     }
-    let rows =
-      entries.map { entry -> [String] in
-        let name = entry.device.info?.name ?? "?"
-        guard let profile = entry.profile else {
-          return [
-            entry.device.path, "-", name, entry.device.openError.map { "\($0)" } ?? "unreadable",
-          ]
-        }
-        // A usable node: its units and clock, then what the classifier noted
-        // beyond "accelerometer and gyroscope" (the driver, guessed units).
-        let notes = profile.reason.components(separatedBy: "; ").dropFirst()
-        var note =
-          profile.kind == .unsupported
-          ? profile.reason : ([profile.summary] + notes).joined(separator: "; ")
-        if let buttons = entry.device.pairedButtonPath { note += "; buttons on \(buttons)" }
-        return [entry.device.path, profile.kind.rawValue, name, note]
-      } + IIOLive.rows(iioDevices)
+    var rows = entries.map { entry -> [String] in
+      let name = entry.device.info?.name ?? "?"
+      guard let profile = entry.profile else {
+        return [
+          entry.device.path, "-", name, entry.device.openError.map { "\($0)" } ?? "unreadable",
+        ]
+      }
+      // A usable node: its units and clock, then what the classifier noted
+      // beyond "accelerometer and gyroscope" (the driver, guessed units).
+      let notes = profile.reason.components(separatedBy: "; ").dropFirst()
+      var note =
+        profile.kind == .unsupported
+        ? profile.reason : ([profile.summary] + notes).joined(separator: "; ")
+      if let buttons = entry.device.pairedButtonPath { note += "; buttons on \(buttons)" }
+      return [entry.device.path, profile.kind.rawValue, name, note]
+    }
+    rows += IIOLive.rows(iioDevices)
     let header = ["DEVICE", "KIND", "NAME", "NOTES"]
     let widths = (0..<3).map { column in
       ([header] + rows).map { $0[column].count }.max()!
