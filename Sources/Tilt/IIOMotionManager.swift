@@ -10,9 +10,9 @@ import TiltCard
 /// tilt card: what ``TiltMotionManager`` is for an evdev device, with the
 /// same pipeline, lifecycle and notes.
 ///
-/// Samples come from the accelerometer's buffer and are timed by its
-/// `in_timestamp` (differences only: a HID hub's own clock); each carries
-/// the latest gyroscope reading. Without a buffer the sensors' `in_*_raw`
+/// Samples come from the gyroscope's buffer (the accelerometer's without
+/// one) and are timed by its `in_timestamp` (differences only: a HID hub's
+/// own clock); each carries the latest accelerometer reading. Without a buffer the sensors' `in_*_raw`
 /// are read at ``pollRate(for:)``, timed by the monotonic clock.
 /// ``stopDeviceMotionUpdates()`` disables the buffers and closes the nodes
 /// (no descriptor, no wake-ups); starting enables them again.
@@ -48,6 +48,7 @@ public final class IIOMotionManager: LoopParticipant {
   private var accel: IIOStream?
   private var gyro: IIOStream?
   private var latestRate: SIMD3<Double>?
+  private var latestAcceleration: SIMD3<Double>?
   private var firstTimestamp: Int64?
   private var clock = LiveClock()
   private var removalWatch: Int32?
@@ -160,6 +161,7 @@ public final class IIOMotionManager: LoopParticipant {
     }
     firstTimestamp = nil
     latestRate = nil
+    latestAcceleration = nil
     clock.restartSamples()
     nextPoll = pollInterval.map { _ in monotonicSeconds() }
     if removalWatch == nil {
@@ -206,15 +208,18 @@ public final class IIOMotionManager: LoopParticipant {
     let mine = ready.intersection(pollDescriptors)
     if let fd = removalWatch, mine.contains(fd) { try removalChanged(fd) }
     do {
-      if let stream = gyro, let fd = stream.fileDescriptor, mine.contains(fd) {
-        for scan in try stream.read() { latestRate = scan.values[.gyroscope] ?? latestRate }
-      }
+      // The accelerometer first: a gyroscope scan then finds the
+      // acceleration of its own time already read (a hub sends both at once).
       if let stream = accel, let fd = stream.fileDescriptor, mine.contains(fd) {
         try take(try stream.read())
       }
+      if let stream = gyro, let fd = stream.fileDescriptor, mine.contains(fd) {
+        try take(try stream.read())
+      }
       if let due = nextPoll, due <= monotonicSeconds(), let stream = accel {
-        if let gyro { latestRate = try gyro.readRaw().values[.gyroscope] ?? latestRate }
-        try take([try stream.readRaw()])
+        var scan = try stream.readRaw()
+        if let gyro { scan.values[.gyroscope] = try gyro.readRaw().values[.gyroscope] }
+        try take([scan])
         nextPoll = max(due + (pollInterval ?? 0), monotonicSeconds() - 1)
       }
     } catch {
@@ -228,10 +233,20 @@ public final class IIOMotionManager: LoopParticipant {
     try afterTurn()
   }
 
+  /// Scans into samples. With a gyroscope, its scans make the samples,
+  /// timed by its timestamps, each with the latest acceleration: the rate
+  /// is what the fusion integrates over each step, so every one counts at
+  /// its own time (with samples made by the accelerometer and the latest
+  /// rate, a rate read one turn late moved a ramp's end by a sample: VM
+  /// scenario 22 once ended 1.07° off); the acceleration only corrects
+  /// slowly. Without one, the accelerometer's scans make them.
   private func take(_ scans: [IIOScan]) throws {
     for scan in scans {
-      if let rate = scan.values[.gyroscope] { latestRate = rate }
-      guard let a = scan.values[.accelerometer] else { continue }
+      if let a = scan.values[.accelerometer] { latestAcceleration = a }
+      if let r = scan.values[.gyroscope] { latestRate = r }
+      let makesSample =
+        imu.gyroscope == nil ? scan.values[.accelerometer] != nil : scan.values[.gyroscope] != nil
+      guard makesSample, let a = latestAcceleration else { continue }
       let first = firstTimestamp ?? scan.timestampNanoseconds
       firstTimestamp = first
       let t = clock.sourceTime(forSample: Double(scan.timestampNanoseconds - first) / 1e9)
