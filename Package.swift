@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "Evdev", targets: ["Evdev"]),
     .library(name: "Attitude", targets: ["Attitude"]),
     .library(name: "TiltCard", targets: ["TiltCard"]),
+    .library(name: "IIO", targets: ["IIO"]),
     .library(name: "Tilt", targets: ["Tilt"]),
     .library(name: "CardServer", targets: ["CardServer"]),
     .executable(name: "tilt-cli", targets: ["tilt-cli"]),
@@ -24,6 +25,8 @@ let package = Package(
     .target(name: "EvdevCore", dependencies: ["SystemCalls"]),
     // Live devices, through libevdev.
     .target(name: "Evdev", dependencies: ["CEvdev", "EvdevCore", "SystemCalls"]),
+    // Live IIO sensors (sysfs and /dev/iio:deviceN), without libevdev.
+    .target(name: "IIO", dependencies: ["EvdevCore", "SystemCalls"]),
     .target(name: "Attitude"),
     .target(name: "TiltCard", dependencies: ["Attitude", "SystemCalls"]),
     // The live page's HTTP server (SPEC §6), through libmicrohttpd.
@@ -35,11 +38,12 @@ let package = Package(
     .target(name: "CardServer", dependencies: ["TiltCard", "CMicroHTTPD"]),
     // The pipeline: a source, the motion manager, the card, the live loop.
     .target(
-      name: "Tilt", dependencies: ["Evdev", "EvdevCore", "Attitude", "TiltCard", "SystemCalls"]),
+      name: "Tilt",
+      dependencies: ["Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls"]),
     .executableTarget(
       name: "tilt-cli",
       dependencies: [
-        "Tilt", "Evdev", "EvdevCore", "Attitude", "TiltCard", "SystemCalls", "CardServer",
+        "Tilt", "Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls", "CardServer",
       ]),
     // What a test needs from the machine (tools, shared data): skip or fail, in one place.
     .target(name: "TestTools", path: "Tests/TestTools"),
@@ -47,10 +51,11 @@ let package = Package(
     .testTarget(
       name: "EvdevTests",
       dependencies: ["Evdev", "EvdevCore", "CEvdev", "SystemCalls", "TestTools"]),
+    .testTarget(name: "IIOTests", dependencies: ["IIO", "EvdevCore"]),
     .testTarget(name: "AttitudeTests", dependencies: ["Attitude", "TestTools"]),
     .testTarget(name: "TiltCardTests", dependencies: ["TiltCard", "Attitude", "TestTools"]),
     .testTarget(name: "CardServerTests", dependencies: ["CardServer", "TiltCard", "Attitude"]),
-    .testTarget(name: "TiltTests", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard"]),
+    .testTarget(name: "TiltTests", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard", "IIO"]),
     .testTarget(name: "CLITests", dependencies: ["tilt-cli", "TestTools"], exclude: ["Golden"]),
   ],
   swiftLanguageModes: [.v5]

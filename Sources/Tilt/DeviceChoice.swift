@@ -1,5 +1,6 @@
 import Evdev
 import Foundation
+import IIO
 
 /// The input devices with what each one is.
 public struct DeviceListing {
@@ -12,6 +13,8 @@ public struct DeviceListing {
   public var entries: [Entry]
   /// The directory scanned.
   public var directory: String
+  /// The IIO accelerometers and gyroscopes (``IIOScanner/sysfsDirectory``).
+  public var iioDevices: [IIODevice] = []
 
   /// The event nodes of ``DeviceChoice/inputDirectory``, classified.
   public static func scan() -> DeviceListing {
@@ -26,7 +29,7 @@ public struct DeviceListing {
           return DeviceProfile.classify(info)
         })
     }
-    return DeviceListing(entries: entries, directory: directory)
+    return DeviceListing(entries: entries, directory: directory, iioDevices: IIOScanner.scan())
   }
 }
 
@@ -37,14 +40,24 @@ public enum DeviceChoice {
     ProcessInfo.processInfo.environment["TILT_INPUT_DIR"] ?? "/dev/input"
   }
 
-  /// The first device that can drive the card: an IMU or accelerometer before a joystick.
+  /// The first device that can drive the card: an evdev IMU or accelerometer,
+  /// then an IIO sensor (its accelerometer's `/dev/iio:deviceN`, a gyroscope
+  /// on its hub first), then a joystick.
   public static func firstMotionDeviceIfAny() -> String? {
-    let usable = DeviceListing.scan().entries.filter {
+    let listing = DeviceListing.scan()
+    let usable = listing.entries.filter {
       $0.profile.map { $0.kind != .unsupported } ?? false
     }
     let rank: [DeviceKind: Int] = [.imu: 0, .accelerometer: 1, .joystick: 2]
-    return usable.min { rank[$0.profile!.kind, default: 3] < rank[$1.profile!.kind, default: 3] }?
-      .device.path
+    let best = usable.min {
+      rank[$0.profile!.kind, default: 3] < rank[$1.profile!.kind, default: 3]
+    }
+    if let best, best.profile!.kind != .joystick { return best.device.path }
+    let imus = IIOIMU.group(listing.iioDevices).filter { IIOUsability.reason(for: $0) == nil }
+    if let imu = imus.first(where: { $0.gyroscope != nil }) ?? imus.first {
+      return imu.accelerometer.nodePath
+    }
+    return best?.device.path
   }
 
   /// The first device with a gyroscope (`tilt-cli calibrate`), or why there is none.

@@ -67,6 +67,8 @@ enum TiltCLI {
     process.currentDirectoryURL = directory ?? packageRoot
     var environment = ProcessInfo.processInfo.environment
     environment["TILT_INPUT_DIR"] = environment["TILT_INPUT_DIR"] ?? "/nonexistent-input-dir"
+    // Nor the machine's IIO sensors (a tablet's accelerometer would join every listing).
+    environment["TILT_IIO_DIR"] = environment["TILT_IIO_DIR"] ?? "/nonexistent-iio-dir"
     process.environment = environment
     let out = Pipe()
     let err = Pipe()

@@ -1315,6 +1315,205 @@ def s21_serve():
 SCENARIOS.append((21, "live --serve: SSE frames, visibility closes the device, 403, bad viewers", s21_serve))
 
 
+# 22-24: an IIO sensor hub (issue 21) ------------------------------------------
+def _sensorhub():
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import vmsensorhub
+    return vmsensorhub
+
+
+def _pitch_roll(f):
+    return (math.degrees(math.atan2(f[1], math.hypot(f[0], f[2]))), math.degrees(math.atan2(-f[0], f[2])))
+
+
+def _tilt_turn_frames(hz=100):
+    """Flat 1 s; a 90° turn about z at 45 deg/s; 1 s still; pitch to 30° then
+    roll to -20° with the gyroscope's true rates (SPEC §1: R = Rx(pitch)·Ry(roll),
+    so a pitch ramp at roll 0 turns about x and a roll ramp about y); 1.5 s still."""
+    dt = 1.0 / hz
+    out = [(dev.up_vector(0, 0), (0, 0, 0))] * hz
+    out += [(dev.up_vector(0, 0), (0, 0, 45.0))] * (2 * hz)
+    turn_end = len(out)
+    out += [(dev.up_vector(0, 0), (0, 0, 0))] * hz
+    n = int(0.6 * hz)
+    out += [(dev.up_vector(30.0 * (i + 1) / n, 0), (30.0 / 0.6, 0, 0)) for i in range(n)]
+    out += [(dev.up_vector(30, -20.0 * (i + 1) / n), (0, -20.0 / 0.6, 0)) for i in range(n)]
+    out += [(dev.up_vector(30, -20), (0, 0, 0))] * int(1.5 * hz)
+    return out, turn_end, dt
+
+
+def s22_iio_hub():
+    sh = _sensorhub()
+    hub = sh.SensorHub()
+    live = None
+    try:
+        accel, gyro = hub.accel_node, hub.gyro_node
+        listing = subprocess.run(cli("devices", "--json"), capture_output=True, text=True, timeout=60)
+        table = subprocess.run(cli("devices"), capture_output=True, text=True, timeout=60)
+        with open(log("s22-devices.txt"), "w") as f:
+            f.write("exit %d\n%s\n%s\n--- table\n%s" % (listing.returncode, listing.stderr, listing.stdout, table.stdout))
+        live = Watched(cli("live", "--format", "jsonl", "--every-sample"), log("s22-live.txt"))
+        live.wait_open(accel)
+        gyro_open = _eventually(lambda: live.holds(gyro), 10)
+        enabled = _eventually(lambda: hub.buffer_enabled("accel") and hub.buffer_enabled("gyro"), 10)
+        frames, turn_end, dt = _tilt_turn_frames()
+        hub.play(frames[:100], dt)
+        live.wait_quiet(0.5)
+        before_turn = len(live.lines)
+        hub.play(frames[100:turn_end + 100], dt)
+        live.wait_quiet(0.5)
+        after_turn = len(live.lines)
+        hub.play(frames[turn_end + 100:], dt)
+        live.wait_quiet(0.8)
+        rc = live.interrupt()
+    finally:
+        if live:
+            live.kill()
+            live.save_log()
+        hub.destroy()
+    check(listing.returncode == 0, "`tilt-cli devices --json` failed: %s" % listing.stderr[-300:])
+    entries = json.loads(listing.stdout)
+    entry = next((d for d in entries if d.get("path") == accel), {})
+    check(entry.get("bus") == "iio" and entry.get("kind") == "imu" and entry.get("pairedWith") == gyro,
+          "`tilt-cli devices --json`: %s is %r (want bus iio, kind imu, paired with %s)" % (accel, entry, gyro))
+    check(accel in table.stdout, "`tilt-cli devices` does not list %s:\n%s" % (accel, table.stdout))
+    check(rc == 0, "live did not exit cleanly on SIGINT: " + live.describe_exit())
+    check(accel in live.stderr_text(), "live did not say which sensor it chose: %r" % live.stderr_text()[-300:])
+    check(gyro_open and enabled, "live opened %s but not the gyroscope %s (buffers enabled: %s)" % (accel, gyro, enabled))
+    got = live.frames()
+    check(before_turn > 0 and after_turn > before_turn, "no frames around the turn: " + live.describe_exit())
+    y0, y1 = got[before_turn - 1]["attitude"]["yaw"], got[after_turn - 1]["attitude"]["yaw"]
+    turned = (y1 - y0 + 180) % 360 - 180
+    check(abs(turned - 90) < 1.0, "a 90° turn about z (45 deg/s for 2 s, hub timestamps): yaw went %.3f → %.3f (%.3f°)" % (
+        y0, y1, turned))
+    want = _pitch_roll(hub.encoded_up(dev.up_vector(30, -20)))
+    att = got[-1]["attitude"]
+    check(abs(att["pitch"] - want[0]) < 1.0 and abs(att["roll"] - want[1]) < 1.0,
+          "held at pitch %.2f, roll %.2f: live says pitch %.3f, roll %.3f (tolerance 1°)" % (
+              want[0], want[1], att["pitch"], att["roll"]))
+    FIGURES.append("scenario 22 (IIO hub): turn %.3f° for 90°; pitch %.3f roll %.3f for %.2f, %.2f; probe %.1f s" % (
+        turned, att["pitch"], att["roll"], want[0], want[1], hub.probe_s))
+    return "hid-sensor-accel-3d %s + gyro-3d %s: devices lists them as one imu; live chose them; turn %.2f° (90), " \
+        "pitch %.2f roll %.2f (%.2f, %.2f)" % (accel, gyro, turned, att["pitch"], att["roll"], want[0], want[1])
+
+
+def s23_iio_lifecycle():
+    sh = _sensorhub()
+    hub = sh.SensorHub()
+    idle = plain = waiting = None
+    try:
+        accel = hub.accel_node
+        idle = Watched(cli("live", "--device", accel, "--format", "jsonl", "--idle-stop", "2"), log("s23-idle.txt"))
+        idle.wait_open(accel)
+        hub.play([(dev.up_vector(10, 5), (0, 0, 0))] * 50)
+        time.sleep(4.5)  # --idle-stop 2: stopped, buffers disabled
+        stopped_open = idle.holds(accel)
+        stopped_enabled = hub.buffer_enabled("accel") or hub.buffer_enabled("gyro")
+        v0, n0, _ = idle.context_switches()
+        time.sleep(5)
+        v1, n1, _ = idle.context_switches()
+        rc_idle = idle.interrupt()
+        plain = Watched(cli("live", "--device", accel, "--format", "jsonl"), log("s23-unplug.txt"))
+        plain.wait_open(accel)
+        _eventually(lambda: hub.buffer_enabled("accel"), 10)
+        hub.play([(dev.up_vector(0, 0), (0, 0, 0))] * 30)
+        hub.destroy()
+        rc_unplug = plain.wait_exit(20)
+        hub = sh.SensorHub()
+        accel = hub.accel_node
+        waiting = Watched(cli("live", "--device", accel, "--format", "jsonl", "--every-sample", "--wait"),
+                          log("s23-wait.txt"))
+        waiting.wait_open(accel)
+        _eventually(lambda: hub.buffer_enabled("accel"), 10)
+        hub.play([(dev.up_vector(0, 0), (0, 0, 0))] * 30)
+        hub.destroy()
+        time.sleep(2)
+        alive = waiting.proc.poll() is None
+        hub = sh.SensorHub()
+        back = _eventually(lambda: waiting.holds(hub.accel_node) and hub.buffer_enabled("accel"), 20)
+        before = len(waiting.lines)
+        hub.play([(dev.up_vector(20, 0), (0, 0, 0))] * 100)
+        waiting.wait_quiet(0.5)
+        resumed = len(waiting.lines) - before
+        rc_wait = waiting.interrupt()
+    finally:
+        for p in (idle, plain, waiting):
+            if p:
+                p.kill()
+                p.save_log()
+        hub.destroy()
+    FIGURES.append("scenario 23 (IIO lifecycle): stopped: %d voluntary, %d involuntary context switches in 5 s" % (
+        v1 - v0, n1 - n0))
+    check(not stopped_open and not stopped_enabled,
+          "--idle-stop 2: node still open %s, a buffer still enabled %s" % (stopped_open, stopped_enabled))
+    check(v1 == v0, "stopped: %d voluntary context switches in 5 s (want 0)" % (v1 - v0))
+    check(rc_idle == 0, "exit %s on SIGINT" % rc_idle)
+    check(rc_unplug == 1 and "iio:device" in plain.stderr_text(),
+          "unplugged: exit %s (want 1), stderr %r (want the node named)" % (rc_unplug, plain.stderr_text()[-300:]))
+    check(alive and back and resumed >= 95,
+          "--wait: alive after unplug %s, reopened %s, %d of 100 samples after it came back (--every-sample)" % (
+              alive, back, resumed))
+    check(rc_wait == 0, "--wait: exit %s on SIGINT" % rc_wait)
+    gravity = waiting.frames()[-1]["gravity"]
+    tilt = gravity_error({"gravity": gravity}, dev.up_vector(20, 0))
+    check(tilt < 1.0, "--wait: after it came back, held at pitch 20: gravity %s is %.2f° off" % (gravity, tilt))
+    return "stopped: node closed, buffers disabled, %d wake-ups in 5 s; unplug exit 1 naming it; --wait resumed " \
+        "(%d samples, gravity %.2f° from pitch 20)" % (v1 - v0, resumed, tilt)
+
+
+def s24_iio_record_replay():
+    sh = _sensorhub()
+    hub = sh.SensorHub()
+    rec = None
+    out = os.path.join(WORK, "s24-iio.csv")
+    try:
+        accel = hub.accel_node
+        rec = Watched(cli("record", "--device", accel, "-o", out), log("s24-record.txt"))
+        rec.wait_open(accel)
+        _eventually(lambda: hub.buffer_enabled("accel") and hub.buffer_enabled("gyro"), 10)
+        frames, _, dt = _tilt_turn_frames()
+        hub.play(frames, dt)
+        time.sleep(0.5)
+        rec.proc.send_signal(signal.SIGINT)
+        rc = rec.wait_exit(15)
+        if rc is None:  # where it is stuck, before it is killed
+            def read(f):
+                try:
+                    return open("/proc/%d/%s" % (rec.pid, f)).read().strip()
+                except OSError as err:
+                    return str(err)
+            rec.err.append("stuck: wchan %s; syscall %s; stack %s" % (read("wchan"), read("syscall"),
+                                                                      read("stack").replace("\n", " | ")))
+            check(False, "record did not exit within 15 s of SIGINT: " + rec.err[-1])
+    finally:
+        if rec:
+            rec.kill()
+            rec.save_log()
+        hub.destroy()
+    check(rc == 0 and os.path.exists(out), "record: exit %s, %s exists: %s; %s" % (
+        rc, out, os.path.exists(out), rec.describe_exit()))
+    replay = subprocess.run(cli("replay", out, "--every-sample", "--format", "jsonl"), capture_output=True,
+                            text=True, timeout=120)
+    with open(log("s24-replay.txt"), "w") as f:
+        f.write("exit %d\n%s\n" % (replay.returncode, replay.stderr))
+    check(replay.returncode == 0, "replay of the recording failed: %s" % replay.stderr[-300:])
+    got = [json.loads(l) for l in replay.stdout.splitlines() if l.strip()]
+    rows = sum(1 for _ in open(out)) - 1
+    check(rows == len(frames) and len(got) == rows, "recorded %d rows, replayed %d frames, played %d" % (
+        rows, len(got), len(frames)))
+    want = _pitch_roll(hub.encoded_up(dev.up_vector(30, -20)))
+    att = got[-1]["attitude"]
+    check(abs(att["pitch"] - want[0]) < 1.0 and abs(att["roll"] - want[1]) < 1.0,
+          "replayed: pitch %.3f roll %.3f, played %.2f, %.2f" % (att["pitch"], att["roll"], want[0], want[1]))
+    return "%d samples recorded as CSV; replay ends at pitch %.2f roll %.2f (%.2f, %.2f)" % (
+        rows, att["pitch"], att["roll"], want[0], want[1])
+
+
+SCENARIOS.append((22, "IIO sensor hub on hid-sensor-accel-3d + gyro-3d: devices, live follows tilt and turn", s22_iio_hub))
+SCENARIOS.append((23, "IIO sensor hub: stopped disables the buffer, 0 wake-ups; unplug exit 1, --wait", s23_iio_lifecycle))
+SCENARIOS.append((24, "IIO sensor hub: record writes CSV, replay gives the attitudes", s24_iio_record_replay))
+
+
 def main():
     global CLI, WORK
     ap = argparse.ArgumentParser()

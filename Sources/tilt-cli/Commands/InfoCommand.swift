@@ -1,3 +1,5 @@
+import IIO
+
 /// `tilt-cli info SOURCE`: what a device or a recording is.
 enum InfoCommand: Command {
   static let name = "info"
@@ -22,6 +24,9 @@ enum InfoCommand: Command {
       throw UsageError("missing SOURCE (an evdev node, an evemu recording or a CSV log)")
     }
     let seconds = try arguments.number("measure", in: 0...60) ?? 1
+    if IIOIMU.isIIOReference(source) {
+      return try IIOLive.info(reference: source, json: arguments.has("json"))
+    }
     let report = try SourceReport.make(for: source, measureSeconds: seconds)
     if arguments.has("json") {
       print(report.json.serialized(pretty: true))

@@ -1,4 +1,5 @@
 import Glibc
+import IIO
 import SystemCalls
 import Tilt
 import TiltCard
@@ -10,8 +11,9 @@ enum LiveCommand: Command {
   static let usage = "live [--device PATH] [--wait] [options]"
   static let help = """
     OPTIONS:
-      --device PATH           The evdev node, like /dev/input/event5 (default: the first
-                              motion device found; see 'tilt-cli devices').
+      --device PATH           The evdev node, like /dev/input/event5, or an IIO sensor,
+                              /dev/iio:device0 (default: the first motion device found;
+                              see 'tilt-cli devices').
       --wait                  When the device goes away, wait for it to come back
                               instead of exiting.
     \(PipelineOptions.help)
@@ -30,6 +32,9 @@ enum LiveCommand: Command {
   /// The live loop of the library, into the sink the options ask for, with
   /// the terminal's keys; exit 1 when the device went away.
   static func live(options: PipelineOptions, devicePath: String, wait: Bool) throws -> Int32 {
+    if IIOIMU.isIIOReference(devicePath) {
+      return try IIOLive.live(options: options, reference: devicePath, wait: wait)
+    }
     var configuration = try options.tiltConfiguration()
     // What `calibrate` stored, or the last run learned at rest (SPEC §3).
     configuration.gyroBiasStore = GyroBiasStore()

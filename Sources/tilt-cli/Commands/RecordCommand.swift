@@ -1,4 +1,5 @@
 import Evdev
+import IIO
 import Tilt
 
 /// `tilt-cli record`: an evemu recording of a live device, which `evemu-play` accepts.
@@ -8,7 +9,8 @@ enum RecordCommand: Command {
   static let usage = "record [--device PATH] [--duration S] -o FILE"
   static let help = """
     OPTIONS:
-      --device PATH           The evdev node (default: the first motion device found).
+      --device PATH           The evdev node (default: the first motion device found), or
+                              an IIO sensor (/dev/iio:deviceN): recorded as a CSV log.
       --duration S            Stop after S seconds (default: until Ctrl-C or SIGTERM).
       -o, --output FILE       The recording to write. It appears under this name only
                               once complete; Ctrl-C and SIGTERM finish it cleanly.
@@ -22,6 +24,9 @@ enum RecordCommand: Command {
     }
     let duration = try arguments.number("duration", in: 0.001...31_536_000)
     let device = try arguments.string("device") ?? DeviceChoice.firstMotionDevice()
+    if IIOIMU.isIIOReference(device) {
+      return try IIOLive.record(reference: device, outputPath: output, duration: duration)
+    }
     return try Recorder(
       device: LiveDevice(path: device), devicePath: device, outputPath: output, duration: duration
     ).run()

@@ -5,7 +5,7 @@ import Tilt
 extension DeviceListing {
   /// What a person reads: one line a device, usable ones first.
   var table: String {
-    guard !entries.isEmpty else {
+    guard !entries.isEmpty || !iioDevices.isEmpty else {
       var isDirectory: ObjCBool = false
       if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
         let fix =
@@ -17,7 +17,7 @@ extension DeviceListing {
       return "No input devices in \(directory). A tablet or laptop accelerometer, a gamepad "
         + "with motion sensors or a joystick shows up here once attached.\n"
     }
-    let rows = entries.map { entry -> [String] in
+    var rows = entries.map { entry -> [String] in
       let name = entry.device.info?.name ?? "?"
       guard let profile = entry.profile else {
         return [
@@ -33,6 +33,7 @@ extension DeviceListing {
       if let buttons = entry.device.pairedButtonPath { note += "; buttons on \(buttons)" }
       return [entry.device.path, profile.kind.rawValue, name, note]
     }
+    rows += IIOLive.rows(iioDevices)
     let header = ["DEVICE", "KIND", "NAME", "NOTES"]
     let widths = (0..<3).map { column in
       ([header] + rows).map { $0[column].count }.max()!
@@ -41,9 +42,11 @@ extension DeviceListing {
       (0..<3).map { cells[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
         .joined(separator: "  ") + "  " + cells[3] + "\n"
     }
-    let usable = entries.filter { ($0.profile?.kind ?? .unsupported) != .unsupported }.count
+    let usable =
+      entries.filter { ($0.profile?.kind ?? .unsupported) != .unsupported }.count
+      + rows.suffix(iioDevices.count).filter { $0[1] != "-" }.count
     return line(header) + rows.map(line).joined()
-      + "\n\(usable) of \(entries.count) devices can drive the card.\n"
+      + "\n\(usable) of \(entries.count + iioDevices.count) devices can drive the card.\n"
   }
 
   var json: JSONValue {
@@ -61,7 +64,7 @@ extension DeviceListing {
         members.append(("pairedButtons", JSONValue(entry.device.pairedButtonPath)))
         members.append(("error", JSONValue(entry.device.openError.map { "\($0)" })))
         return .object(members)
-      })
+      } + iioDevices.map { IIOLive.listingJSON($0, among: iioDevices) })
   }
 }
 

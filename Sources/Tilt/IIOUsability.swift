@@ -1,0 +1,42 @@
+import Foundation
+import IIO
+
+/// Why an IIO sensor can't drive the card (SPEC §3's `devices`), or `nil` when it can.
+public enum IIOUsability {
+  /// For an IMU: `nil` when its accelerometer can be read by this user.
+  public static func reason(for imu: IIOIMU) -> String? {
+    [imu.accelerometer, imu.gyroscope].compactMap { $0 }.lazy.compactMap(accessProblem).first
+  }
+
+  /// For a listed device: a gyroscope with no accelerometer on its hub, or an access problem.
+  public static func reason(for device: IIODevice, among devices: [IIODevice]) -> String? {
+    if !device.kinds.contains(.accelerometer),
+      !devices.contains(where: { $0.kinds.contains(.accelerometer) && $0.hub == device.hub })
+    {
+      return
+        "a gyroscope with no accelerometer on its hub (\((device.hub as NSString).lastPathComponent)) "
+        + "can't tell which way is down"
+    }
+    return accessProblem(device)
+  }
+
+  private static func accessProblem(_ device: IIODevice) -> String? {
+    let files = FileManager.default
+    if device.hasBuffer {
+      if !files.fileExists(atPath: device.nodePath) {
+        return "\(device.nodePath) does not exist (no devtmpfs, or TILT_IIO_DEV_DIR is wrong)"
+      }
+      let enable = device.sysfsPath + "/buffer/enable"
+      if !files.isReadableFile(atPath: device.nodePath) || !files.isWritableFile(atPath: enable) {
+        return "permission denied: \(device.nodePath) and \(enable) need root or the udev rule "
+          + IIOError.udevRule
+      }
+    } else {
+      let raw =
+        device.sysfsPath
+        + "/in_\(device.kinds.contains(.accelerometer) ? "accel" : "anglvel")_x_raw"
+      if !files.isReadableFile(atPath: raw) { return "permission denied: \(raw) is not readable" }
+    }
+    return nil
+  }
+}

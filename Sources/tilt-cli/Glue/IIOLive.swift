@@ -1,0 +1,240 @@
+import Foundation
+import Glibc
+import IIO
+import SystemCalls
+import Tilt
+import TiltCard
+
+/// The IIO paths of `live`, `record`, `info` and `devices` (SPEC §2's IIO sensor).
+enum IIOLive {
+  /// The IMU that `reference` (`/dev/iio:deviceN`, `iio:deviceN` or its sysfs
+  /// directory) names, or an error that says what there is.
+  static func imu(_ reference: String) throws -> IIOIMU {
+    let devices = IIOScanner.scan()
+    if let imu = IIOIMU.find(reference, in: devices) { return imu }
+    let name = (reference as NSString).lastPathComponent
+    if let device = devices.first(where: { $0.deviceName == name }),
+      let reason = IIOUsability.reason(for: device, among: devices)
+    {
+      throw TiltError("\(reference): \"\(device.name)\" can't drive the card: \(reason)")
+    }
+    throw TiltError(
+      "\(reference): no IIO accelerometer or gyroscope of that name in \(IIOScanner.sysfsDirectory); "
+        + "'tilt-cli devices' lists the sensors")
+  }
+
+  /// What `live` says on stderr about the sensors it chose.
+  static func chosen(_ imu: IIOIMU, polling: Double?) -> String {
+    var text =
+      "tilt-cli live: IIO sensor \"\(imu.accelerometer.name)\" (\(imu.accelerometer.nodePath))"
+    if let gyro = imu.gyroscope, gyro != imu.accelerometer {
+      text += " with the gyroscope \"\(gyro.name)\" (\(gyro.nodePath)) of the same hub"
+    } else if imu.gyroscope == nil {
+      text += ", no gyroscope (accelerometer only)"
+    }
+    if let polling { text += "; no buffer: polling in_*_raw at \((1 / polling).compact) Hz" }
+    return text + "\n"
+  }
+
+  static func live(options: PipelineOptions, reference: String, wait: Bool) throws -> Int32 {
+    if options.serve != nil {
+      throw TiltError(
+        "\(reference): --serve does not serve IIO sensors yet; use --format jsonl or tty")
+    }
+    let imu = try imu(reference)
+    var configuration = try options.tiltConfiguration()
+    configuration.gyroBiasStore = GyroBiasStore()
+    let manager = try IIOMotionManager(
+      imu: imu, configuration: configuration,
+      makeSink: { info in try options.makeSink(card: configuration.card, title: info.name) },
+      waitsForReconnect: wait,
+      onNote: { note in StandardError.write("tilt-cli live: \(note)\n") })
+    StandardError.write(chosen(imu, polling: manager.pollInterval))
+    if manager.pipeline.sink is TerminalSink {
+      manager.participants.append(TerminalKeys(input: STDIN_FILENO, pipeline: manager.pipeline))
+    } else if options.output == nil {
+      manager.participants.append(ReaderWatch(pipeline: manager.pipeline))
+    }
+    do {
+      switch try manager.run() {
+      case .requested: return ExitStatus.success
+      case .deviceWentAway: return ExitStatus.failure
+      }
+    } catch let error as OutputSink.WriteError where error.isBrokenPipe {
+      return ExitStatus.success
+    }
+  }
+
+  /// `record` of an IIO sensor: SPEC §2's CSV log (card axes, g and rad/s),
+  /// the samples `live` would feed the pipeline, timed as it times them.
+  static func record(reference: String, outputPath: String, duration: Double?) throws -> Int32 {
+    let imu = try imu(reference)
+    var configuration = TiltConfiguration()
+    configuration.everySample = true
+    // Under a temporary name in the same directory until complete, as the
+    // evemu recorder writes (EvemuWriter): the path never holds half a log.
+    let directory = (outputPath as NSString).deletingLastPathComponent
+    let name = (outputPath as NSString).lastPathComponent
+    let file: (fd: Int32, path: String)
+    do {
+      file = try Syscall.makeTemporaryFile(
+        prefix: (directory.isEmpty ? "." : directory) + "/.\(name).")
+    } catch {
+      throw TiltError("\(outputPath): cannot create the recording: \(error)")
+    }
+    var pending: [UInt8] = []
+    var failure: Errno?
+    func flush() {
+      guard failure == nil, !pending.isEmpty else { return }
+      do { try Syscall.writeAll(file.fd, pending) } catch { failure = error }
+      pending.removeAll(keepingCapacity: true)
+    }
+    var rows = 0
+    let gyro = imu.gyroscope != nil
+    pending += Array(
+      ("t_s,acc_x_g,acc_y_g,acc_z_g" + (gyro ? ",gyr_x_rad_s,gyr_y_rad_s,gyr_z_rad_s" : "")
+        + "\n").utf8)
+    let manager = try IIOMotionManager(
+      imu: imu, configuration: configuration, makeSink: { _ in FrameHandlerSink { _ in } },
+      onNote: { note in StandardError.write("tilt-cli record: \(note)\n") })
+    manager.sampleObservers.append { sample in
+      var fields =
+        [sample.time] + [sample.acceleration.x, sample.acceleration.y, sample.acceleration.z]
+      if let r = sample.rotationRate { fields += [r.x, r.y, r.z] }
+      let line = fields.map { String(format: "%.9g", $0) }.joined(separator: ",") + "\n"
+      pending += Array(line.utf8)
+      rows += 1
+      if pending.count >= 1 << 16 { flush() }
+    }
+    if let duration {
+      manager.participants.append(EndAfter(seconds: duration, pipeline: manager.pipeline))
+    }
+    StandardError.write(
+      "tilt-cli record: recording \"\(imu.name)\" (\(imu.accelerometer.nodePath)) to \(outputPath)"
+        + (duration.map { " for \($0.compact) s" } ?? "; Ctrl-C to finish") + "\n")
+    let ending: IIOMotionManager.Ending
+    do {
+      ending = try manager.run()
+      flush()
+      if let failure { throw failure }
+      try Syscall.fsync(file.fd)
+      Syscall.close(file.fd)
+      try Syscall.rename(file.path, outputPath)
+    } catch {
+      Syscall.unlinkIfPresent(file.path)
+      if let errno = error as? Errno {
+        throw TiltError("\(outputPath): cannot write the recording: \(errno)")
+      }
+      throw error
+    }
+    StandardError.write(
+      "tilt-cli record: wrote \(rows) samples to \(outputPath)"
+        + (ending == .deviceWentAway ? " (the sensor went away; the recording ends there)" : "")
+        + "\n")
+    return ending == .deviceWentAway ? ExitStatus.failure : ExitStatus.success
+  }
+
+  /// `info` of an IIO sensor: kind, scale, rate, buffer, trigger, why not usable.
+  static func info(reference: String, json: Bool) throws -> Int32 {
+    let devices = IIOScanner.scan()
+    let name = (reference as NSString).lastPathComponent
+    guard let device = devices.first(where: { $0.deviceName == name }) else {
+      _ = try imu(reference)
+      return ExitStatus.failure
+    }
+    let reason = IIOUsability.reason(for: device, among: devices)
+    let imu = IIOIMU.find(reference, in: devices)
+    if json {
+      print(listingJSON(device, among: devices).serialized(pretty: true))
+    } else {
+      var lines = [
+        "\(device.nodePath): \"\(device.name)\" (IIO, \(device.sysfsPath))",
+        "  kind: \(kind(device, imu: imu))\(reason.map { " (unusable: \($0))" } ?? "")",
+        "  \(device.summary)",
+        "  trigger: \(device.currentTrigger.map { $0.isEmpty ? "none set (the device's own is set on start)" : $0 } ?? "none")",
+        "  buffer length: \(device.bufferLength.map(String.init) ?? "-")",
+        "  hub: \(device.hub)",
+        "  mount matrix: \(device.mountMatrixAttribute ?? "none from the driver")",
+      ]
+      if let imu, let gyro = imu.gyroscope, gyro != device {
+        lines.append("  paired with: \(gyro.nodePath) (\(gyro.name))")
+      } else if let imu, imu.accelerometer != device {
+        lines.append("  paired with: \(imu.accelerometer.nodePath) (\(imu.accelerometer.name))")
+      }
+      print(lines.joined(separator: "\n"))
+    }
+    return ExitStatus.success
+  }
+
+  static func kind(_ device: IIODevice, imu: IIOIMU?) -> String {
+    if device.kinds.contains(.accelerometer) && device.kinds.contains(.gyroscope) { return "imu" }
+    if imu?.gyroscope != nil { return "imu" }
+    return device.kinds.contains(.accelerometer) ? "accelerometer" : "unsupported"
+  }
+
+  static func listingJSON(_ device: IIODevice, among devices: [IIODevice]) -> JSONValue {
+    let reason = IIOUsability.reason(for: device, among: devices)
+    let imu = IIOIMU.find(device.deviceName, in: devices)
+    let k = reason == nil ? kind(device, imu: imu) : "unsupported"
+    let accel = device.kinds.contains(.accelerometer)
+    // SPEC §3's resolutions: units/g and units/(deg/s) from the IIO scale.
+    let accelResolution: Double? =
+      accel ? IIOConvention.standardGravity / device.scale(.accelerometer).x : nil
+    let gyroResolution: Double? =
+      device.kinds.contains(.gyroscope) ? (Double.pi / 180) / device.scale(.gyroscope).x : nil
+    return .object([
+      ("path", .string(device.nodePath)), ("name", .string(device.name)), ("kind", .string(k)),
+      ("bus", .string("iio")), ("sysfs", .string(device.sysfsPath)),
+      ("sensor", .string(accel ? "accelerometer" : "gyroscope")),
+      ("accelResolution", JSONValue(accelResolution)),
+      ("gyroResolution", JSONValue(gyroResolution)),
+      ("scale", .number(device.scale(accel ? .accelerometer : .gyroscope).x)),
+      ("samplingFrequency", JSONValue(device.samplingFrequency)),
+      ("buffer", .bool(device.hasBuffer)),
+      ("timestamps", .string("iio")),
+      (
+        "pairedWith",
+        JSONValue(
+          imu.flatMap {
+            $0.accelerometer == device
+              ? ($0.gyroscope == device ? nil : $0.gyroscope?.nodePath) : $0.accelerometer.nodePath
+          })
+      ),
+      ("reason", .string(reason ?? device.summary)),
+      ("error", JSONValue(reason)),
+    ])
+  }
+
+  /// The table rows of `devices` for the IIO sensors.
+  static func rows(_ devices: [IIODevice]) -> [[String]] {
+    devices.map { device in
+      let imu = IIOIMU.find(device.deviceName, in: devices)
+      if let reason = IIOUsability.reason(for: device, among: devices) {
+        return [device.nodePath, "-", device.name, "IIO; \(reason)"]
+      }
+      var note =
+        "IIO \(device.kinds.contains(.accelerometer) ? "accelerometer" : "gyroscope"); \(device.summary)"
+      if let imu, let gyro = imu.gyroscope, gyro != device, imu.accelerometer == device {
+        note += "; gyroscope \(gyro.nodePath)"
+      } else if let imu, imu.accelerometer != device {
+        note += "; with accelerometer \(imu.accelerometer.nodePath)"
+      }
+      return [device.nodePath, kind(device, imu: imu), device.name, note]
+    }
+  }
+}
+
+/// Ends a loop after a number of seconds (`record --duration`).
+final class EndAfter: LoopParticipant {
+  let end: Double
+  let pipeline: TiltPipeline
+  init(seconds: Double, pipeline: TiltPipeline) {
+    end = LoopClock.now() + seconds
+    self.pipeline = pipeline
+  }
+  var pollDescriptors: [Int32] { [] }
+  var deadline: Double? { end }
+  func service(ready: Set<Int32>) throws {
+    if LoopClock.now() >= end { pipeline.requestEnd() }
+  }
+}

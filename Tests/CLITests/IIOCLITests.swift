@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// The IIO paths of the CLI on a fake sysfs tree (TILT_IIO_DIR, TILT_IIO_DEV_DIR):
+/// an i2c accelerometer without a buffer, polled through `in_accel_*_raw`.
+@Suite struct IIOCLITests {
+  /// A sysfs tree with one polled accelerometer standing upright: gravity's
+  /// direction is its −y (HID and hwdb convention), 1000 units of 9.80665e-3 m/s².
+  static func polledTree() throws -> (root: String, env: [String]) {
+    let root = NSTemporaryDirectory() + "tilt-iio-cli-\(UUID().uuidString)"
+    let sensor = root + "/devices/platform/i2c-0/0-0018/iio:device0"
+    try FileManager.default.createDirectory(atPath: sensor, withIntermediateDirectories: true)
+    let files = [
+      "name": "lis3dh", "in_accel_x_raw": "0", "in_accel_y_raw": "-1000", "in_accel_z_raw": "0",
+      "in_accel_scale": "0.00980665", "sampling_frequency": "50",
+    ]
+    for (name, text) in files {
+      try (text + "\n").write(toFile: sensor + "/" + name, atomically: false, encoding: .utf8)
+    }
+    for directory in ["bus", "dev", "input"] {
+      try FileManager.default.createDirectory(
+        atPath: root + "/" + directory, withIntermediateDirectories: true)
+    }
+    try FileManager.default.createSymbolicLink(
+      atPath: root + "/bus/iio:device0", withDestinationPath: sensor)
+    return (
+      root,
+      [
+        "TILT_IIO_DIR=\(root)/bus", "TILT_IIO_DEV_DIR=\(root)/dev", "TILT_INPUT_DIR=\(root)/input",
+        "XDG_STATE_HOME=\(root)/state",
+      ]
+    )
+  }
+
+  static func run(_ env: [String], _ arguments: [String]) throws -> TiltCLI.Result {
+    try TiltCLI.runTool("/usr/bin/env", env + [TiltCLI.binary.path] + arguments)
+  }
+
+  @Test func devicesListsAPolledSensor() throws {
+    let (root, env) = try Self.polledTree()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let r = try Self.run(env, ["devices", "--json"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let entries = try #require(
+      try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
+    let entry = try #require(entries.first)
+    #expect(entry["path"] as? String == root + "/dev/iio:device0")
+    #expect(entry["bus"] as? String == "iio")
+    #expect(entry["kind"] as? String == "accelerometer")
+    #expect(entry["buffer"] as? Bool == false)
+    #expect(entry["samplingFrequency"] as? Double == 50)
+  }
+
+  @Test func recordPollsRawAndReplayGivesTheUprightCard() throws {
+    let (root, env) = try Self.polledTree()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let csv = root + "/upright.csv"
+    let r = try Self.run(env, ["record", "--duration", "0.5", "-o", csv])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stderr.contains("polling") || r.stderr.contains("lis3dh"), "\(r.stderr)")
+    let rows = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n")
+    #expect(rows.first == "t_s,acc_x_g,acc_y_g,acc_z_g")
+    // 50 Hz for 0.5 s: about 25 polls; the loop's own time makes it fewer, not more.
+    #expect(rows.count - 1 >= 15 && rows.count - 1 <= 27, "\(rows.count - 1) rows")
+    let fields = rows[1].split(separator: ",").compactMap { Double($0) }
+    #expect(fields.count == 4 && abs(fields[2] - 1) < 1e-9 && abs(fields[1]) < 1e-12)
+    let replay = try TiltCLI.run(["replay", csv, "--every-sample", "--format", "jsonl"])
+    #expect(replay.status == 0, "\(replay.stderr)")
+    let last = try #require(replay.stdout.split(separator: "\n").last)
+    let frame = try #require(
+      try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+    let gravity = try #require(frame["gravity"] as? [Double])
+    #expect(abs(gravity[1] + 1) < 1e-6, "upright: gravity \(gravity)")
+  }
+
+  @Test func anUnknownIIODeviceIsNamed() throws {
+    let (root, env) = try Self.polledTree()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let r = try Self.run(env, ["live", "--device", "/dev/iio:device7", "--format", "jsonl"])
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("/dev/iio:device7") && r.stderr.contains("tilt-cli devices"))
+  }
+}
