@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "TiltCard", targets: ["TiltCard"]),
     .library(name: "Tilt", targets: ["Tilt"]),
     .library(name: "CardServer", targets: ["CardServer"]),
+    .library(name: "Tuning", targets: ["Tuning"]),
     .executable(name: "tilt-cli", targets: ["tilt-cli"]),
   ],
   targets: [
@@ -36,10 +37,13 @@ let package = Package(
     // The pipeline: a source, the motion manager, the card, the live loop.
     .target(
       name: "Tilt", dependencies: ["Evdev", "EvdevCore", "Attitude", "TiltCard", "SystemCalls"]),
+    // tune's measurement, search, report data and plot: the steadiest filter for a recording.
+    .target(name: "Tuning", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard"]),
     .executableTarget(
       name: "tilt-cli",
       dependencies: [
         "Tilt", "Evdev", "EvdevCore", "Attitude", "TiltCard", "SystemCalls", "CardServer",
+        "Tuning",
       ]),
     // What a test needs from the machine (tools, shared data): skip or fail, in one place.
     .target(name: "TestTools", path: "Tests/TestTools"),
@@ -51,7 +55,9 @@ let package = Package(
     .testTarget(name: "TiltCardTests", dependencies: ["TiltCard", "Attitude", "TestTools"]),
     .testTarget(name: "CardServerTests", dependencies: ["CardServer", "TiltCard", "Attitude"]),
     .testTarget(name: "TiltTests", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard"]),
-    .testTarget(name: "CLITests", dependencies: ["tilt-cli", "TestTools"], exclude: ["Golden"]),
+    .testTarget(
+      name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning"], exclude: ["Golden"]),
+    .testTarget(name: "TuningTests", dependencies: ["Tuning", "Attitude", "TestTools"]),
   ],
   swiftLanguageModes: [.v5]
 )

@@ -2,6 +2,7 @@ import Foundation
 import TestTools
 import Testing
 
+@testable import Tuning
 @testable import tilt_cli
 
 /// `tune` on every recording there is: it finishes, says what it measured and
@@ -92,12 +93,12 @@ import Testing
   ) {
     let options = try PipelineOptions(CommandLineArguments([], spec: TuneCommand.spec))
     let path = TiltCLI.packageRoot.appendingPathComponent(file).path
-    let data = try TuneData.load(path: path, options: options)
+    let data = try TuneData.load(path: path, configuration: options.tiltConfiguration())
     let scorer = FilterScorer(
       data: data, base: options.motionConfiguration, card: options.cardConfiguration)
     let report = TuneReport(
       file: file, scorer: scorer, scores: TuneSearch.grid.run(scorer) { _, _ in })
-    let plot = TuneCommand.makePlot(report, scorer: scorer, title: "tilt-cli tune \(file)")
+    let plot = TunePlot(report: report, scorer: scorer, title: "tilt-cli tune \(file)")
     let (svg, height, boxes) = plot.render()
     return (plot, svg, height, boxes)
   }

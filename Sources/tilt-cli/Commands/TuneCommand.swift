@@ -1,4 +1,5 @@
 import Foundation
+import Tuning
 
 /// `tilt-cli tune FILE`: which filter settings make the card steady at rest and quick in motion.
 enum TuneCommand: Command {
@@ -77,19 +78,14 @@ enum TuneCommand: Command {
     let options = try PipelineOptions(arguments)
     let plotPath = arguments.string("plot")
     if let plotPath { try checkPlotPath(plotPath) }
-    let data = try TuneData.load(path: path, options: options)
-    let scorer = FilterScorer(
-      data: data, base: options.motionConfiguration, card: options.cardConfiguration)
-    if scorer.jitterProblem != nil, scorer.lagProblem != nil {
-      throw Failure(
-        "\(path): nothing can be scored: \(scorer.jitterProblem!); \(scorer.lagProblem!)")
-    }
     let progress = ProgressBar(label: "tune")
-    let scores = search.run(scorer) { done, total in progress.update(done, of: total) }
+    let run = try TuneRun(
+      path: path, configuration: options.tiltConfiguration(), search: search
+    ) { done, total in progress.update(done, of: total) }
     progress.finish()
-    let report = TuneReport(file: path, scorer: scorer, scores: scores)
+    let report = run.report
     if let plotPath {
-      let plot = makePlot(report, scorer: scorer, title: "tilt-cli tune \(path)")
+      let plot = run.plot(title: "tilt-cli tune \(path)")
       do {
         try plot.svg().write(toFile: plotPath, atomically: true, encoding: .utf8)
       } catch {
@@ -100,51 +96,6 @@ enum TuneCommand: Command {
       arguments.has("json") ? report.json.serialized() : report.table,
       terminator: arguments.has("json") ? "\n" : "")
     return ExitStatus.success
-  }
-
-  /// The plot of `report`: unfiltered, recommended and reference over time, and the scatter.
-  static func makePlot(_ report: TuneReport, scorer: FilterScorer, title: String) -> TunePlot {
-    let times = scorer.data.samples.map(\.time)
-    let t0 = times[0]
-    let raw = scorer.run(FilterSetting(filter: .none)).attitudes
-    let best = scorer.run(report.recommended.setting).attitudes
-    var series = [
-      TunePlot.Series(
-        name: "unfiltered", color: "#bdbdbd", width: 3.2, dash: false, times: times, attitudes: raw),
-      TunePlot.Series(
-        name: "reference (\(scorer.data.isJoystick ? "stick tilt" : "zero-phase smoothed"))",
-        color: "#2a9d8f", width: 1.2, dash: true,
-        times: scorer.reference.indices.map { t0 + Double($0) * scorer.step },
-        attitudes: scorer.reference),
-      TunePlot.Series(
-        name: "recommended", color: "#d62828", width: 1.2, dash: false, times: times,
-        attitudes: best),
-    ]
-    if scorer.data.isJoystick {
-      // A stick's tilt holds between its reports.
-      for k in series.indices { series[k].steps = true }
-    }
-    var notes: [String] = []
-    if !report.measured.isEmpty {
-      notes.append("Measured: " + report.measured.joined(separator: "; "))
-    }
-    if !report.problems.isEmpty {
-      notes.append("Not measured: " + report.problems.joined(separator: "; "))
-    }
-    return TunePlot(
-      title: title,
-      subtitle: [
-        "recommended: " + report.recommended.setting.arguments.joined(separator: " ") + " (why: "
-          + report.basis + ")",
-        notes.joined(separator: ". ") + ".",
-        "Angles are the card's, relative to the start (roll not drawn where |pitch| > \(TunePlot.rollLimit.compact)°, near its singularity); "
-          + (report.canScore ? SettingScore.scoreRule + "." : "not ranked."),
-      ],
-      series: series, busiestFrom: 1, rest: report.restRuns, scores: report.scores,
-      ranked: report.canScore, recommended: report.recommended.setting,
-      defaultSetting: TuneReport.defaultSetting,
-      scatterNote: report.canScore
-        ? nil : "No jitter/lag chart: " + report.problems.joined(separator: "; ") + ".")
   }
 
   /// `--plot` must name an SVG file that can be written: checked before any work.

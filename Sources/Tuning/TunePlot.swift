@@ -9,8 +9,8 @@ import Foundation
 /// Every piece of text goes through ``text(_:x:y:size:anchor:kind:)``, which
 /// records its box, so a test can check that nothing leaves the canvas and
 /// that no two legend entries overlap.
-struct TunePlot {
-  struct Series {
+public struct TunePlot {
+  public struct Series {
     var name: String
     var color: String
     var width: Double
@@ -49,7 +49,7 @@ struct TunePlot {
   /// Why the chart of jitter against lag is missing, when it is.
   var scatterNote: String?
 
-  static let width = 1000.0
+  public static let width = 1000.0
   /// Recordings longer than this get a zoom on their busiest stretch.
   static let zoomAbove = 40.0
   static let zoomLength = 10.0
@@ -94,7 +94,8 @@ struct TunePlot {
     return (svg, height, canvas.boxes)
   }
 
-  func svg() -> String { render().svg }
+  /// The plot as an SVG document.
+  public func svg() -> String { render().svg }
 
   // MARK: time panels
 
