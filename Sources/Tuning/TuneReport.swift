@@ -13,6 +13,8 @@ public struct TuneReport {
   /// What could and could not be measured, one line each.
   public var measured: [String]
   public var problems: [String]
+  /// Why no overshoot is measured though lag is: no motion ends in a long enough rest.
+  public var overshootProblem: String?
   public var canScore: Bool
   public var referenceName: String
   public var restFraction: Double
@@ -39,6 +41,10 @@ public struct TuneReport {
     card = (scorer.card.gain, scorer.card.maxTilt)
     canScore = scorer.canScore
     problems = [scorer.jitterProblem, scorer.lagProblem].compactMap { $0 }
+    overshootProblem =
+      scorer.lagProblem == nil && scorer.stops.isEmpty
+      ? "no motion in this recording ends in a rest of over \(FilterScorer.overshootWindow.compact) s, where an overshoot would show"
+      : nil
     measured = []
     if scorer.jitterProblem == nil {
       measured.append(

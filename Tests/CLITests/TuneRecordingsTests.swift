@@ -68,7 +68,7 @@ import Testing
       return
     }
     #expect(r.status == 0, "\(r.stderr)")
-    let lines = r.stdout.split(separator: "\n")
+    let lines = TuneTests.joiningContinuations(r.stdout).split(separator: "\n")
     #expect(lines.contains { $0.hasPrefix("measured: ") }, "\(r.stdout)")
     if !lines.contains(where: { $0.hasPrefix("not measured: ") }) {
       #expect(lines.filter { $0.hasPrefix("measured: ") }.count == 2, "\(r.stdout)")

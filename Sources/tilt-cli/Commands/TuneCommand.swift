@@ -1,4 +1,6 @@
 import Foundation
+import Tilt
+import TiltCard
 import Tuning
 
 /// `tilt-cli tune FILE`: which filter settings make the card steady at rest and quick in motion.
@@ -60,10 +62,13 @@ enum TuneCommand: Command {
                               until steady, then raise beta until quick.
       --fusion auto|accel|gyro
                               The estimator to tune filters for (default auto).
-      --gain DEG_PER_RAD      The card that the card-degree columns are for
-      --max-tilt DEG          (defaults 20 and 15, as live and replay).
-      --mount-matrix M, --stick-range DEG
-                              As live and replay.
+      --gain DEG_PER_RAD      The card gain the "card" columns are for, as live and
+                              replay take it (default \(CardConfiguration().gain.compact)).
+      --max-tilt DEG          The card's largest tilt for those columns, as live and
+                              replay take it (default \(CardConfiguration().maxTilt.compact)).
+      --mount-matrix M        The sensor's mount matrix, as live and replay take it.
+      --stick-range DEG       A joystick's tilt at full deflection, as live and replay
+                              take it (default \(TiltConfiguration().stickRangeDegrees.compact)).
     """
   static let spec = CommandLineArguments.Spec(
     options: ["plot", "fusion", "search", "mount-matrix", "stick-range", "gain", "max-tilt"],
@@ -93,7 +98,8 @@ enum TuneCommand: Command {
       }
     }
     print(
-      arguments.has("json") ? report.json.serialized() : report.table,
+      arguments.has("json")
+        ? report.json.serialized() : report.table(width: TerminalMode.size()?.columns ?? 100),
       terminator: arguments.has("json") ? "\n" : "")
     return ExitStatus.success
   }
