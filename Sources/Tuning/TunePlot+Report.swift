@@ -36,7 +36,7 @@ extension TunePlot {
         "recommended: " + report.recommended.setting.arguments.joined(separator: " ") + " (why: "
           + report.basis + ")",
         notes.joined(separator: ". ") + ".",
-        "Angles are the card's, relative to the start (roll not drawn where |pitch| > \(TunePlot.rollLimit.compact)°, near its singularity); "
+        "Angles are the card's rotation from the start about its x axis (pitch) and y axis (roll), as a rotation vector: continuous through ±90° pitch, where Euler roll is undefined; "
           + (report.canScore ? SettingScore.scoreRule + "." : "not ranked."),
       ],
       series: series, busiestFrom: 1, rest: report.restRuns, scores: report.scores,
