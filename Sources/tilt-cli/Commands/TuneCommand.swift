@@ -84,9 +84,16 @@ enum TuneCommand: Command {
     let plotPath = arguments.string("plot")
     if let plotPath { try checkPlotPath(plotPath) }
     let progress = ProgressBar(label: "tune")
-    let run = try TuneRun(
-      path: path, configuration: options.tiltConfiguration(), search: search
-    ) { done, total in progress.update(done, of: total) }
+    let run: TuneRun
+    do {
+      run = try TuneRun(
+        path: path, configuration: options.tiltConfiguration(), search: search
+      ) { done, total in progress.update(done, of: total) }
+    } catch let error as TuningError {
+      // The library's advice, with the command that makes such a recording.
+      guard case .tooFewSamples = error else { throw error }
+      throw Failure("\(error) (tilt-cli record)")
+    }
     progress.finish()
     let report = run.report
     if let plotPath {
