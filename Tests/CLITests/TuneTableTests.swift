@@ -78,6 +78,18 @@ import Testing
     }
   }
 
+  /// On a terminal the table takes the terminal's width: 80 columns here.
+  @Test(.needs(.script))
+  func tableFitsAnEightyColumnTerminal() throws {
+    let command =
+      "stty rows 24 cols 80; '\(TiltCLI.binary.path)' tune recordings/demo.evemu 2>/dev/null"
+    let r = try TiltCLI.runTool(try Tool.script.require(), ["-qec", command, "/dev/null"])
+    #expect(r.status == 0, "\(r.stdout)")
+    let lines = r.stdout.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n")
+    #expect(lines.contains { $0.hasSuffix("  setting") }, "\(r.stdout)")
+    for line in lines { #expect(line.count <= 80, "\(line.count) columns: \(line)") }
+  }
+
   /// Every option of `tune --help` is on its own line with its own description.
   @Test func helpGivesEachOptionItsOwnLine() throws {
     let r = try TiltCLI.run(["tune", "--help"])
