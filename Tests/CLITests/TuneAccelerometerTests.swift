@@ -100,23 +100,19 @@ import Testing
     guard t < stills.last!.1 else { return t }
     let still = up(t)
     var u = t
-    while u < stills.last!.1,
-      zip(up(u), still).map { ($0 - $1) * ($0 - $1) }.reduce(0, +).squareRoot() <= 3 * noise
-    {
-      u += step
-    }
+    while u < stills.last!.1, distance(up(u), still) <= 3 * noise { u += step }
     return u
+  }
+
+  static func distance(_ a: [Double], _ b: [Double]) -> Double {
+    zip(a, b).map { ($0 - $1) * ($0 - $1) }.reduce(0, +).squareRoot()
   }
 
   static func detectable(before t: Double, step: Double = 0.001) -> Double {
     guard t > 0 else { return t }
     let still = up(t)
     var u = t
-    while u > 0,
-      zip(up(u), still).map { ($0 - $1) * ($0 - $1) }.reduce(0, +).squareRoot() <= 3 * noise
-    {
-      u -= step
-    }
+    while u > 0, distance(up(u), still) <= 3 * noise { u -= step }
     return u
   }
 
