@@ -29,7 +29,8 @@ enum TuneCommand: Command {
                  estimate smoothed forward and backward (no delay), or for a
                  joystick the stick's own tilt
       overshoot  the largest swing past the resting attitude within 1 s of a
-                 stop, where a motion ends in a rest
+                 stop, where a motion ends in a rest; in degrees ("angle") and
+                 card degrees ("card")
       error      with ground truth only: RMS inclination error in motion
                  (BROAD's score; shown, not scored)
 
@@ -39,8 +40,8 @@ enum TuneCommand: Command {
       (--filter oneeuro --min-cutoff 1 --beta 5), and with ground truth no less
       accurate, so following it makes the card neither shakier nor slower; the
       default itself when none is. --json
-      carries the same: each setting's "score", "notMeasured", the
-      recommendation's "basis".
+      carries the same: each setting's "score", "notMeasured" (and
+      "overshootNotMeasured"), the recommendation's "basis".
 
       What a recording cannot show is said, not guessed: with no rest (or under
       1 s of it) jitter is not measured, with no motion (or too little) lag is
@@ -48,6 +49,10 @@ enum TuneCommand: Command {
       exit status is 0. With neither, nothing can be scored: exit status 1.
       Progress (settings done of the total, seconds elapsed) goes to stderr
       when it is a terminal.
+
+      The table fits the terminal's width (100 columns when standard output
+      is not a terminal); a column with nothing measured is left out, and a
+      line under the notes says which and why.
 
     OPTIONS:
       --json                  One JSON object: settings best first and the recommended one.

@@ -228,6 +228,7 @@ extension TuneReport {
       ("reference", .string(referenceName)),
       ("measured", .array(measured.map(JSONValue.string))),
       ("notMeasured", .array(problems.map(JSONValue.string))),
+      ("overshootNotMeasured", JSONValue(overshootProblem)),
       ("ranked", .bool(canScore)),
       ("score", .string(SettingScore.scoreRule)),
       ("recommendationRule", .string(TuneReport.recommendationRule)),
