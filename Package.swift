@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "IIO", targets: ["IIO"]),
     .library(name: "Tilt", targets: ["Tilt"]),
     .library(name: "CardServer", targets: ["CardServer"]),
+    .library(name: "Tuning", targets: ["Tuning"]),
     .executable(name: "tilt-cli", targets: ["tilt-cli"]),
   ],
   targets: [
@@ -40,10 +41,13 @@ let package = Package(
     .target(
       name: "Tilt",
       dependencies: ["Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls"]),
+    // tune's measurement, search, report data and plot: the steadiest filter for a recording.
+    .target(name: "Tuning", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard"]),
     .executableTarget(
       name: "tilt-cli",
       dependencies: [
         "Tilt", "Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls", "CardServer",
+        "Tuning",
       ]),
     // What a test needs from the machine (tools, shared data): skip or fail, in one place.
     .target(name: "TestTools", path: "Tests/TestTools"),
@@ -55,8 +59,11 @@ let package = Package(
     .testTarget(name: "AttitudeTests", dependencies: ["Attitude", "TestTools"]),
     .testTarget(name: "TiltCardTests", dependencies: ["TiltCard", "Attitude", "TestTools"]),
     .testTarget(name: "CardServerTests", dependencies: ["CardServer", "TiltCard", "Attitude"]),
-    .testTarget(name: "TiltTests", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard", "IIO"]),
-    .testTarget(name: "CLITests", dependencies: ["tilt-cli", "TestTools"], exclude: ["Golden"]),
+    .testTarget(
+      name: "TiltTests", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard", "IIO"]),
+    .testTarget(
+      name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning"], exclude: ["Golden"]),
+    .testTarget(name: "TuningTests", dependencies: ["Tuning", "Attitude", "TestTools"]),
   ],
   swiftLanguageModes: [.v5]
 )

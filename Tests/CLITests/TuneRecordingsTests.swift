@@ -2,6 +2,7 @@ import Foundation
 import TestTools
 import Testing
 
+@testable import Tuning
 @testable import tilt_cli
 
 /// `tune` on every recording there is: it finishes, says what it measured and
@@ -67,7 +68,7 @@ import Testing
       return
     }
     #expect(r.status == 0, "\(r.stderr)")
-    let lines = r.stdout.split(separator: "\n")
+    let lines = TuneTests.joiningContinuations(r.stdout).split(separator: "\n")
     #expect(lines.contains { $0.hasPrefix("measured: ") }, "\(r.stdout)")
     if !lines.contains(where: { $0.hasPrefix("not measured: ") }) {
       #expect(lines.filter { $0.hasPrefix("measured: ") }.count == 2, "\(r.stdout)")
@@ -88,18 +89,19 @@ import Testing
 
   /// Tunes `file` in process and draws its plot.
   static func plot(_ file: String) throws -> (
-    plot: TunePlot, svg: String, height: Double, boxes: [TunePlot.TextBox]
+    plot: TunePlot, svg: String, height: Double, boxes: [TunePlot.TextBox],
+    leaders: [TunePlot.Leader]
   ) {
     let options = try PipelineOptions(CommandLineArguments([], spec: TuneCommand.spec))
     let path = TiltCLI.packageRoot.appendingPathComponent(file).path
-    let data = try TuneData.load(path: path, options: options)
+    let data = try TuneData.load(path: path, configuration: options.tiltConfiguration())
     let scorer = FilterScorer(
       data: data, base: options.motionConfiguration, card: options.cardConfiguration)
     let report = TuneReport(
       file: file, scorer: scorer, scores: TuneSearch.grid.run(scorer) { _, _ in })
-    let plot = TuneCommand.makePlot(report, scorer: scorer, title: "tilt-cli tune \(file)")
-    let (svg, height, boxes) = plot.render()
-    return (plot, svg, height, boxes)
+    let plot = TunePlot(report: report, scorer: scorer, title: "tilt-cli tune \(file)")
+    let (svg, height, boxes, leaders) = plot.renderWithLeaders()
+    return (plot, svg, height, boxes, leaders)
   }
 
   @Test(
@@ -111,7 +113,7 @@ import Testing
       "recordings/demo.evemu",
     ])
   func plotRendersWithItsTextInsideAndLegendsApart(file: String) throws {
-    let (plot, svg, height, boxes) = try Self.plot(file)
+    let (plot, svg, height, boxes, leaders) = try Self.plot(file)
     #expect(!boxes.isEmpty)
     for b in boxes {
       #expect(
@@ -133,6 +135,12 @@ import Testing
       for b in labels[(i + 1)...] where a.overlaps(b) { clashes.append("\(a.text)/\(b.text)") }
     }
     #expect(clashes.isEmpty, "rank labels on top of each other: \(clashes)")
+    // No leader line runs through a text but its own label's ("default ←14").
+    for line in leaders {
+      for b in boxes where b.text != line.text && line.crosses(b) {
+        Issue.record("the leader to \"\(line.text)\" crosses \"\(b.text)\"")
+      }
+    }
     #expect(
       boxes.contains { $0.kind == .callout && $0.text.hasPrefix("recommended") }
         || plot.recommended == plot.defaultSetting)
@@ -155,6 +163,45 @@ import Testing
     #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
     // A blank 1000-pixel-wide canvas compresses to a few kilobytes.
     #expect(png.count > 30_000, "the PNG is \(png.count) bytes: blank?")
+  }
+
+  /// Issue 22: on BROAD 02 the plotted roll jumped between 0 and ±175° (Euler
+  /// angles at ±90° pitch). Every step of every curve, across any break in
+  /// it, is now no larger than the motion's: at most π/2 times the rotation
+  /// between the two samples (the rotation vector's bound), plus rounding.
+  @Test(
+    .needsSharedData(),
+    arguments: [
+      "../shared/data/broad/broad02_window36-56s_as_dualsense_motion.evemu",
+      "recordings/demo.evemu",
+    ])
+  func plottedAnglesJumpNoMoreThanTheMotion(file: String) throws {
+    let plot = try Self.plot(file).plot
+    for series in plot.series {
+      for angle in [TunePlot.Angle.pitch, .roll] {
+        let (times, values) = TunePlot.angles(series.times, series.attitudes, angle)
+        // The sample each plotted value is from, by time.
+        var index: [Double: Int] = [:]
+        for (i, t) in series.times.enumerated() where index[t] == nil { index[t] = i }
+        var last: (value: Double, sample: Int)?
+        var worst = (excess: -Double.infinity, at: 0.0, step: 0.0, motion: 0.0)
+        for (t, v) in zip(times, values) where !v.isNaN {
+          let i = try #require(index[t])
+          if let last {
+            let motion = degrees(rotationAngle(series.attitudes[last.sample], series.attitudes[i]))
+            let step = abs(v - last.value)
+            if step - (Double.pi / 2 * motion + 0.01) > worst.excess {
+              worst = (step - (Double.pi / 2 * motion + 0.01), t, step, motion)
+            }
+          }
+          last = (v, i)
+        }
+        #expect(
+          worst.excess <= 0,
+          "\(series.name) \(angle): a step of \(worst.step)° at \(worst.at) s for \(worst.motion)° of motion"
+        )
+      }
+    }
   }
 
   @Test func niceTicksFallOnOneTwoFiveSteps() {

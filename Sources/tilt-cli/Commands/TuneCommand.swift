@@ -1,4 +1,7 @@
 import Foundation
+import Tilt
+import TiltCard
+import Tuning
 
 /// `tilt-cli tune FILE`: which filter settings make the card steady at rest and quick in motion.
 enum TuneCommand: Command {
@@ -26,7 +29,8 @@ enum TuneCommand: Command {
                  estimate smoothed forward and backward (no delay), or for a
                  joystick the stick's own tilt
       overshoot  the largest swing past the resting attitude within 1 s of a
-                 stop, where a motion ends in a rest
+                 stop, where a motion ends in a rest; in degrees ("angle") and
+                 card degrees ("card")
       error      with ground truth only: RMS inclination error in motion
                  (BROAD's score; shown, not scored)
 
@@ -36,8 +40,8 @@ enum TuneCommand: Command {
       (--filter oneeuro --min-cutoff 1 --beta 5), and with ground truth no less
       accurate, so following it makes the card neither shakier nor slower; the
       default itself when none is. --json
-      carries the same: each setting's "score", "notMeasured", the
-      recommendation's "basis".
+      carries the same: each setting's "score", "notMeasured" (and
+      "overshootNotMeasured"), the recommendation's "basis".
 
       What a recording cannot show is said, not guessed: with no rest (or under
       1 s of it) jitter is not measured, with no motion (or too little) lag is
@@ -45,6 +49,10 @@ enum TuneCommand: Command {
       exit status is 0. With neither, nothing can be scored: exit status 1.
       Progress (settings done of the total, seconds elapsed) goes to stderr
       when it is a terminal.
+
+      The table fits the terminal's width (100 columns when standard output
+      is not a terminal); a column with nothing measured is left out, and a
+      line under the notes says which and why.
 
     OPTIONS:
       --json                  One JSON object: settings best first and the recommended one.
@@ -59,10 +67,13 @@ enum TuneCommand: Command {
                               until steady, then raise beta until quick.
       --fusion auto|accel|gyro
                               The estimator to tune filters for (default auto).
-      --gain DEG_PER_RAD      The card that the card-degree columns are for
-      --max-tilt DEG          (defaults 20 and 15, as live and replay).
-      --mount-matrix M, --stick-range DEG
-                              As live and replay.
+      --gain DEG_PER_RAD      The card gain the "card" columns are for, as live and
+                              replay take it (default \(CardConfiguration().gain.compact)).
+      --max-tilt DEG          The card's largest tilt for those columns, as live and
+                              replay take it (default \(CardConfiguration().maxTilt.compact)).
+      --mount-matrix M        The sensor's mount matrix, as live and replay take it.
+      --stick-range DEG       A joystick's tilt at full deflection, as live and replay
+                              take it (default \(TiltConfiguration().stickRangeDegrees.compact)).
     """
   static let spec = CommandLineArguments.Spec(
     options: ["plot", "fusion", "search", "mount-matrix", "stick-range", "gain", "max-tilt"],
@@ -77,19 +88,21 @@ enum TuneCommand: Command {
     let options = try PipelineOptions(arguments)
     let plotPath = arguments.string("plot")
     if let plotPath { try checkPlotPath(plotPath) }
-    let data = try TuneData.load(path: path, options: options)
-    let scorer = FilterScorer(
-      data: data, base: options.motionConfiguration, card: options.cardConfiguration)
-    if scorer.jitterProblem != nil, scorer.lagProblem != nil {
-      throw Failure(
-        "\(path): nothing can be scored: \(scorer.jitterProblem!); \(scorer.lagProblem!)")
-    }
     let progress = ProgressBar(label: "tune")
-    let scores = search.run(scorer) { done, total in progress.update(done, of: total) }
+    let run: TuneRun
+    do {
+      run = try TuneRun(
+        path: path, configuration: options.tiltConfiguration(), search: search
+      ) { done, total in progress.update(done, of: total) }
+    } catch let error as TuningError {
+      // The library's advice, with the command that makes such a recording.
+      guard case .tooFewSamples = error else { throw error }
+      throw Failure("\(error) (tilt-cli record)")
+    }
     progress.finish()
-    let report = TuneReport(file: path, scorer: scorer, scores: scores)
+    let report = run.report
     if let plotPath {
-      let plot = makePlot(report, scorer: scorer, title: "tilt-cli tune \(path)")
+      let plot = run.plot(title: "tilt-cli tune \(path)")
       do {
         try plot.svg().write(toFile: plotPath, atomically: true, encoding: .utf8)
       } catch {
@@ -97,54 +110,10 @@ enum TuneCommand: Command {
       }
     }
     print(
-      arguments.has("json") ? report.json.serialized() : report.table,
+      arguments.has("json")
+        ? report.json.serialized() : report.table(width: TerminalMode.size()?.columns ?? 100),
       terminator: arguments.has("json") ? "\n" : "")
     return ExitStatus.success
-  }
-
-  /// The plot of `report`: unfiltered, recommended and reference over time, and the scatter.
-  static func makePlot(_ report: TuneReport, scorer: FilterScorer, title: String) -> TunePlot {
-    let times = scorer.data.samples.map(\.time)
-    let t0 = times[0]
-    let raw = scorer.run(FilterSetting(filter: .none)).attitudes
-    let best = scorer.run(report.recommended.setting).attitudes
-    var series = [
-      TunePlot.Series(
-        name: "unfiltered", color: "#bdbdbd", width: 3.2, dash: false, times: times, attitudes: raw),
-      TunePlot.Series(
-        name: "reference (\(scorer.data.isJoystick ? "stick tilt" : "zero-phase smoothed"))",
-        color: "#2a9d8f", width: 1.2, dash: true,
-        times: scorer.reference.indices.map { t0 + Double($0) * scorer.step },
-        attitudes: scorer.reference),
-      TunePlot.Series(
-        name: "recommended", color: "#d62828", width: 1.2, dash: false, times: times,
-        attitudes: best),
-    ]
-    if scorer.data.isJoystick {
-      // A stick's tilt holds between its reports.
-      for k in series.indices { series[k].steps = true }
-    }
-    var notes: [String] = []
-    if !report.measured.isEmpty {
-      notes.append("Measured: " + report.measured.joined(separator: "; "))
-    }
-    if !report.problems.isEmpty {
-      notes.append("Not measured: " + report.problems.joined(separator: "; "))
-    }
-    return TunePlot(
-      title: title,
-      subtitle: [
-        "recommended: " + report.recommended.setting.arguments.joined(separator: " ") + " (why: "
-          + report.basis + ")",
-        notes.joined(separator: ". ") + ".",
-        "Angles are the card's, relative to the start (roll not drawn where |pitch| > \(TunePlot.rollLimit.compact)°, near its singularity); "
-          + (report.canScore ? SettingScore.scoreRule + "." : "not ranked."),
-      ],
-      series: series, busiestFrom: 1, rest: report.restRuns, scores: report.scores,
-      ranked: report.canScore, recommended: report.recommended.setting,
-      defaultSetting: TuneReport.defaultSetting,
-      scatterNote: report.canScore
-        ? nil : "No jitter/lag chart: " + report.problems.joined(separator: "; ") + ".")
   }
 
   /// `--plot` must name an SVG file that can be written: checked before any work.

@@ -5,12 +5,12 @@ import TiltCard
 /// What one setting gives, sample by sample: the reference-relative attitude
 /// that the card uses (as `live` runs by default), the card's pose from it,
 /// and the absolute up-vector (for the error against ground truth).
-struct Trace {
+public struct Trace {
   /// Card → reference rotation per sample (identity before the first output).
-  var attitudes: [Quaternion]
-  var poses: [CardPose]
+  public var attitudes: [Quaternion]
+  public var poses: [CardPose]
   /// The absolute up-vector in card coordinates per sample.
-  var up: [Vector3]
+  public var up: [Vector3]
 }
 
 /// Runs the estimator with each filter setting over a recording and measures
@@ -20,40 +20,40 @@ struct Trace {
 ///
 /// The reference is the stick's own tilt for a joystick (it has no noise),
 /// else the unfiltered estimate smoothed forward and backward (zero phase).
-struct FilterScorer {
-  let data: TuneData
+public struct FilterScorer {
+  public let data: TuneData
   /// The estimator and reference the settings run on (`--fusion`; reference at start).
-  let base: MotionConfiguration
-  let card: CardConfiguration
-  let rest: [Bool]
-  let restRuns: [Range<Int>]
+  public let base: MotionConfiguration
+  public let card: CardConfiguration
+  public let rest: [Bool]
+  public let restRuns: [Range<Int>]
   /// The samples of each rest run after `settleTime`, where jitter is measured.
-  let settledRuns: [Range<Int>]
+  public let settledRuns: [Range<Int>]
   /// The lag grid: evenly spaced times and, for each, the latest sample at or before it.
-  let step: Double
-  let held: [Int]
+  public let step: Double
+  public let held: [Int]
   /// The reference rotation at each grid time; `motion` marks grid times in motion.
-  let reference: [Quaternion]
-  let motion: [Bool]
-  let referenceName: String
+  public let reference: [Quaternion]
+  public let motion: [Bool]
+  public let referenceName: String
   /// `reference` as w, x, y, z in a row, and the grid points in motion: for the lag search.
   let referenceComponents: [Double]
   let motionIndices: [Int]
   /// Where motions end in rest, for the overshoot.
   let stops: [Stop]
   /// Why jitter (at rest) or lag (in motion) cannot be measured; `nil` when it can.
-  let jitterProblem: String?
-  let lagProblem: String?
+  public let jitterProblem: String?
+  public let lagProblem: String?
   /// Seconds of settled rest, and of motion, that the figures come from.
-  let restSeconds: Double
-  let motionSeconds: Double
+  public let restSeconds: Double
+  public let motionSeconds: Double
 
   /// Whether the estimator is the gyroscope fusion, whose time constant is tunable too.
-  var usesFusion: Bool { base.usesFusion(hasGyroscope: data.hasGyroscope) }
-  var canScore: Bool { jitterProblem == nil && lagProblem == nil }
+  public var usesFusion: Bool { base.usesFusion(hasGyroscope: data.hasGyroscope) }
+  public var canScore: Bool { jitterProblem == nil && lagProblem == nil }
 
   /// Seconds after a rest starts before its wobble counts (the filter catching up).
-  static let settleTime = 0.3
+  public static let settleTime = 0.3
   /// Settled rest needed for jitter, seconds.
   static let minimumRest = 1.0
   /// Motion needed for lag: seconds, and a turn of the reference within half a second.
@@ -64,9 +64,9 @@ struct FilterScorer {
   /// The largest lag searched, seconds.
   static let maxLag = 2.0
   /// After a stop, how long the output has to come to rest, seconds.
-  static let overshootWindow = 1.0
+  public static let overshootWindow = 1.0
 
-  init(data: TuneData, base: MotionConfiguration, card: CardConfiguration) {
+  public init(data: TuneData, base: MotionConfiguration, card: CardConfiguration) {
     self.data = data
     var base = base
     base.reference = .start
@@ -149,7 +149,7 @@ struct FilterScorer {
   }
 
   /// What the pipeline gives with `setting`, per sample.
-  static func run(
+  public static func run(
     _ data: TuneData, base: MotionConfiguration, card: CardConfiguration, setting: FilterSetting
   ) -> Trace {
     let manager = MotionManager(
@@ -175,11 +175,11 @@ struct FilterScorer {
     return trace
   }
 
-  func run(_ setting: FilterSetting) -> Trace {
+  public func run(_ setting: FilterSetting) -> Trace {
     FilterScorer.run(data, base: base, card: card, setting: setting)
   }
 
-  func score(_ setting: FilterSetting) -> SettingScore {
+  public func score(_ setting: FilterSetting) -> SettingScore {
     let trace = run(setting)
     var s = SettingScore(setting: setting)
     if jitterProblem == nil { (s.jitter, s.cardJitter, s.drift) = jitter(of: trace) }

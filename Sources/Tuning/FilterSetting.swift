@@ -1,13 +1,18 @@
 import Attitude
 
 /// One filter setting that `tune` tries, with the options that select it.
-struct FilterSetting: Hashable {
-  var filter: SmoothingFilter
+public struct FilterSetting: Hashable {
+  public var filter: SmoothingFilter
   /// The fusion's accelerometer time constant, seconds; `nil` for the default.
-  var fusionTau: Double?
+  public var fusionTau: Double?
+
+  public init(filter: SmoothingFilter, fusionTau: Double? = nil) {
+    self.filter = filter
+    self.fusionTau = fusionTau
+  }
 
   /// Options that `replay` and `live` accept.
-  var arguments: [String] {
+  public var arguments: [String] {
     let fusion = fusionTau.map { ["--fusion-tau", Self.format($0)] } ?? []
     switch filter {
     case .none: return ["--filter", "none"] + fusion
@@ -20,7 +25,7 @@ struct FilterSetting: Hashable {
   }
 
   /// The motion configuration this setting asks for, on top of `base`.
-  func configuration(_ base: MotionConfiguration) -> MotionConfiguration {
+  public func configuration(_ base: MotionConfiguration) -> MotionConfiguration {
     var c = base
     c.filter = filter
     if let fusionTau { c.fusionParameters.fixAccelerometerTimeConstant(fusionTau) }
@@ -36,37 +41,37 @@ struct FilterSetting: Hashable {
 
 /// How one setting did: wobble at rest, delay in motion, overshoot on
 /// stopping; `nil` where the recording cannot show it.
-struct SettingScore {
-  var setting: FilterSetting
+public struct SettingScore {
+  public var setting: FilterSetting
   /// RMS rotation angle at rest from the rest's mean rotation (drifting at
   /// its steady rate), degrees.
-  var jitter: Double?
+  public var jitter: Double?
   /// The same wobble as the card shows it: RMS distance of its pose, card rotation degrees.
-  var cardJitter: Double?
+  public var cardJitter: Double?
   /// The steady creep at rest that `jitter` leaves out, degrees per second.
-  var drift: Double?
+  public var drift: Double?
   /// Delay of the output behind the reference in motion, milliseconds.
-  var lag: Double?
+  public var lag: Double?
   /// Whether the lag is the end of the search (`FilterScorer.maxLag`): it is at least that.
-  var lagAtLimit = false
+  public var lagAtLimit = false
   /// Largest swing past the resting attitude after a motion stops, degrees, and card degrees.
-  var overshoot: Double?
-  var cardOvershoot: Double?
+  public var overshoot: Double?
+  public var cardOvershoot: Double?
   /// RMS inclination error against ground truth, degrees; `nil` without it.
-  var error: Double?
+  public var error: Double?
 
-  init(setting: FilterSetting) { self.setting = setting }
+  public init(setting: FilterSetting) { self.setting = setting }
 
   /// Jitter of `jitterScale` degrees costs as much as lag of `lagScale` ms: a
   /// tenth of a degree of wobble (0.035° of card rotation at the default
   /// gain) against two display frames of delay at 60 Hz.
-  static let jitterScale = 0.1
-  static let lagScale = 30.0
-  static let scoreRule =
+  public static let jitterScale = 0.1
+  public static let lagScale = 30.0
+  public static let scoreRule =
     "score = jitter/\(SettingScore.jitterScale.compact)° + lag/\(SettingScore.lagScale.compact) ms, lower is better"
 
   /// The ranking score, lower is better; `nil` unless both jitter and lag are measured.
-  var score: Double? {
+  public var score: Double? {
     guard let jitter, let lag else { return nil }
     return jitter / SettingScore.jitterScale + lag / SettingScore.lagScale
   }

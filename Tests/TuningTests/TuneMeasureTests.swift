@@ -2,7 +2,7 @@ import Attitude
 import Foundation
 import Testing
 
-@testable import tilt_cli
+@testable import Tuning
 
 /// `tune`'s measures on synthetic recordings whose answers are known: no
 /// Euler singularity, a low-pass's lag is its time constant, and too little

@@ -9,8 +9,8 @@ import Foundation
 /// Every piece of text goes through ``text(_:x:y:size:anchor:kind:)``, which
 /// records its box, so a test can check that nothing leaves the canvas and
 /// that no two legend entries overlap.
-struct TunePlot {
-  struct Series {
+public struct TunePlot {
+  public struct Series {
     var name: String
     var color: String
     var width: Double
@@ -33,6 +33,7 @@ struct TunePlot {
     var text: String
 
     func overlaps(_ o: TextBox) -> Bool { x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1 }
+    func contains(_ p: (Double, Double)) -> Bool { p.0 > x0 && p.0 < x1 && p.1 > y0 && p.1 < y1 }
   }
 
   var title: String
@@ -49,19 +50,46 @@ struct TunePlot {
   /// Why the chart of jitter against lag is missing, when it is.
   var scatterNote: String?
 
-  static let width = 1000.0
+  public static let width = 1000.0
   /// Recordings longer than this get a zoom on their busiest stretch.
   static let zoomAbove = 40.0
   static let zoomLength = 10.0
-  /// Roll is drawn only where |pitch| is at most this, degrees.
-  static let rollLimit = 80.0
 
   private let margin = 14.0
   private let left = 66.0
   private let panelHeight = 170.0
 
   /// The SVG, its height, and the box of every text in it.
+  /// A leader line from a point to its label, pixels.
+  struct Leader {
+    var x0: Double
+    var y0: Double
+    var x1: Double
+    var y1: Double
+    /// The label it leads to.
+    var text: String
+
+    /// Whether the line passes through `box` (its last 1.5 pixels, at its own label, aside).
+    func crosses(_ box: TextBox) -> Bool {
+      let length = ((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0)).squareRoot()
+      guard length > 0 else { return false }
+      let steps = max(2, Int(length))
+      for k in 0...steps {
+        let u = Double(k) / Double(steps)
+        guard u * length <= length - 1.5 else { break }
+        if box.contains((x0 + u * (x1 - x0), y0 + u * (y1 - y0))) { return true }
+      }
+      return false
+    }
+  }
+
   func render() -> (svg: String, height: Double, boxes: [TextBox]) {
+    let (svg, height, boxes, _) = renderWithLeaders()
+    return (svg, height, boxes)
+  }
+
+  /// The SVG, its height, the box of every text and every leader line.
+  func renderWithLeaders() -> (svg: String, height: Double, boxes: [TextBox], leaders: [Leader]) {
     var canvas = Canvas(width: TunePlot.width)
     var y = margin + 18
     canvas.text(title, x: margin, y: y, size: 16, weight: "bold", kind: .title)
@@ -91,10 +119,11 @@ struct TunePlot {
     let svg =
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(TunePlot.width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(TunePlot.width)) \(Int(height))\" font-family=\"DejaVu Sans, sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
       + canvas.body + "</svg>\n"
-    return (svg, height, canvas.boxes)
+    return (svg, height, canvas.boxes, canvas.leaders)
   }
 
-  func svg() -> String { render().svg }
+  /// The plot as an SVG document.
+  public func svg() -> String { render().svg }
 
   // MARK: time panels
 
@@ -121,39 +150,38 @@ struct TunePlot {
     return (best.1, best.1 + TunePlot.zoomLength)
   }
 
-  /// Pitch or roll of each rotation, degrees; `nan` marks a break where the
-  /// angle jumps (roll wrapping at ±180°, or turning over near ±90° pitch),
-  /// so no line is drawn across the panel.
+  /// Pitch or roll of each rotation, degrees, drawn continuously: the
+  /// rotation from the start as a rotation vector, its component about the
+  /// card's x axis (pitch) and y axis (roll). For a tilt of a few tens of
+  /// degrees these are the Euler pitch and roll; unlike them they have no
+  /// singularity at ±90° pitch, where Euler roll jumps by 180° (0 to ±175° on
+  /// BROAD 02 as it turns past upright), and past a half turn they go on
+  /// (the equivalent vector nearest the one before) instead of wrapping.
+  /// `nan` never occurs; the values follow the motion: a step between two
+  /// samples is at most π/2 times the rotation between them.
   static func angles(_ times: [Double], _ attitudes: [Quaternion], _ angle: Angle) -> (
     times: [Double], values: [Double]
   ) {
-    var outTimes: [Double] = []
     var out: [Double] = []
     out.reserveCapacity(attitudes.count)
-    outTimes.reserveCapacity(attitudes.count)
-    var previous: Double?
-    for (t, q) in zip(times, attitudes) {
-      let a = Attitude(quaternion: q)
-      let pitch = degrees(a.pitch)
-      guard angle == .pitch || abs(pitch) <= TunePlot.rollLimit else {
-        // Roll is undefined at ±90° pitch and swings wildly near it: not drawn.
-        if previous != nil {
-          outTimes.append(t)
-          out.append(.nan)
+    var previous: Vector3?
+    for q in attitudes {
+      var v = q.rotationVector
+      let length = v.length
+      if let p = previous, length > 1e-12 {
+        // v + 2πk·v̂ is the same rotation: the one nearest the previous vector.
+        let unit = v / length
+        var best = v
+        for k in [-2.0, -1, 1, 2] {
+          let candidate = v + unit * (2 * .pi * k)
+          if (candidate - p).length < (best - p).length { best = candidate }
         }
-        previous = nil
-        continue
+        v = best
       }
-      let v = angle == .pitch ? pitch : degrees(a.roll)
-      if let p = previous, abs(v - p) > 90 {
-        outTimes.append(t)
-        out.append(.nan)
-      }
-      outTimes.append(t)
-      out.append(v)
       previous = v
+      out.append(degrees(angle == .pitch ? v.x : v.y))
     }
-    return (outTimes, out)
+    return (times, out)
   }
 
   private func timePanels(
@@ -318,6 +346,7 @@ struct TunePlot {
       yLabel: "jitter at rest (°)" + (yAxis.isLog ? ", log scale" : ""), into: &canvas)
     // Points, then their labels where they collide with nothing placed yet.
     var obstacles: [TextBox] = []
+    var rings: [TextBox] = []
     let points = scores.map { (px($0.lag ?? 0), py($0.jitter ?? 0)) }
     for (p, s) in zip(points, scores) {
       obstacles.append(
@@ -342,22 +371,37 @@ struct TunePlot {
       let w = Canvas.textWidth(label, size: size, bold: weight != nil)
       let h = size * 1.15
       var fallback: (Double, Double)?
-      for r in distances {
-        for (dx, dy) in [
-          (1.0, 0.0), (-1, 0), (0, -1), (0, 1), (1, -1), (-1, -1), (1, 1), (-1, 1),
-          (0.5, -1), (-0.5, -1), (0.5, 1), (-0.5, 1),
-        ] {
-          let cx = p.0 + dx * (r + (dx == 0 ? 0 : w / 2))
-          let cy = p.1 + dy * (r + (dy == 0 ? 0 : h / 2))
-          // The box that `canvas.text` will record for the label drawn at (cx, cy).
-          let box = TextBox(
-            x0: cx - w / 2, y0: cy - 0.6 * size, x1: cx + w / 2, y1: cy + 0.65 * size, kind: kind,
-            text: label)
-          guard box.x0 >= plotArea.x0, box.x1 <= plotArea.x1, box.y0 >= plotArea.y0,
-            box.y1 <= plotArea.y1
-          else { continue }
-          if fallback == nil { fallback = (cx, cy) }
-          if !obstacles.contains(where: box.overlaps) {
+      // First a place whose box and leader cross nothing; failing that, one
+      // whose box crosses no text, mark or leader (its own leader may cross
+      // a mark or a ring); failing that, one whose box overlaps no text or mark.
+      for level in 0..<3 {
+        for r in distances {
+          for (dx, dy) in [
+            (1.0, 0.0), (-1, 0), (0, -1), (0, 1), (1, -1), (-1, -1), (1, 1), (-1, 1),
+            (0.5, -1), (-0.5, -1), (0.5, 1), (-0.5, 1), (1, -0.5), (-1, -0.5), (1, 0.5), (-1, 0.5),
+          ] {
+            let cx = p.0 + dx * (r + (dx == 0 ? 0 : w / 2))
+            let cy = p.1 + dy * (r + (dy == 0 ? 0 : h / 2))
+            // The box that `canvas.text` will record for the label drawn at (cx, cy).
+            let box = TextBox(
+              x0: cx - w / 2, y0: cy - 0.6 * size, x1: cx + w / 2, y1: cy + 0.65 * size, kind: kind,
+              text: label)
+            guard box.x0 >= plotArea.x0, box.x1 <= plotArea.x1, box.y0 >= plotArea.y0,
+              box.y1 <= plotArea.y1
+            else { continue }
+            if fallback == nil { fallback = (cx, cy) }
+            guard !obstacles.contains(where: box.overlaps) else { continue }
+            if level < 2 {
+              guard !canvas.leaders.contains(where: { $0.crosses(box) }) else { continue }
+            }
+            if level == 0 { guard !rings.contains(where: box.overlaps) else { continue } }
+            // Its leader, if it has one, crosses no other text (nor mark nor ring, at first).
+            if level < 2, leader, let line = leaderLine(from: p, to: (cx, cy), box: box),
+              (level == 0 ? obstacles + rings : obstacles.filter { !$0.text.isEmpty })
+                .contains(where: { !$0.contains(p) && line.crosses($0) })
+            {
+              continue
+            }
             draw(at: (cx, cy))
             return
           }
@@ -369,14 +413,28 @@ struct TunePlot {
           label, x: c.0, y: c.1 + size * 0.35, size: size, anchor: "middle", weight: weight,
           fill: fill, kind: kind)
         obstacles.append(box)
-        if leader, (c.0 - p.0).magnitude + (c.1 - p.1).magnitude > 14 {
-          let ex = min(max(p.0, box.x0), box.x1)
-          let ey = min(max(p.1, box.y0), box.y1)
+        if leader, let line = leaderLine(from: p, to: c, box: box) {
+          canvas.leaders.append(line)
           canvas.add(
-            "<line x1=\"\(f(p.0))\" y1=\"\(f(p.1))\" x2=\"\(f(ex))\" y2=\"\(f(ey))\" stroke=\"\(fill)\" stroke-width=\"1\"/>\n"
+            "<line x1=\"\(f(line.x0))\" y1=\"\(f(line.y0))\" x2=\"\(f(line.x1))\" y2=\"\(f(line.y1))\" stroke=\"\(fill)\" stroke-width=\"1\"/>\n"
           )
         }
       }
+    }
+    /// The line from a point to its label drawn at `c`, ending at the label's
+    /// box; `nil` when the label is close enough to need none.
+    func leaderLine(from p: (Double, Double), to c: (Double, Double), box: TextBox) -> Leader? {
+      guard (c.0 - p.0).magnitude + (c.1 - p.1).magnitude > 14 else { return nil }
+      return Leader(
+        x0: p.0, y0: p.1, x1: min(max(p.0, box.x0), box.x1), y1: min(max(p.1, box.y0), box.y1),
+        text: box.text)
+    }
+    // The rings of the recommended and default points: no label on them if it can be helped.
+    for setting in [recommended, defaultSetting] {
+      guard let i = scores.firstIndex(where: { $0.setting == setting }) else { continue }
+      let p = points[i]
+      rings.append(
+        TextBox(x0: p.0 - 9, y0: p.1 - 9, x1: p.0 + 9, y1: p.1 + 9, kind: .pointLabel, text: ""))
     }
     // The two callouts first, so they get the clearest places.
     for (setting, name, color) in [
@@ -395,7 +453,8 @@ struct TunePlot {
     }
     for (i, p) in points.enumerated() {
       place(
-        "\(i + 1)", near: p, size: 10, distances: [7, 14, 24, 36, 50, 66], kind: .pointLabel,
+        "\(i + 1)", near: p, size: 10, distances: [7, 14, 24, 36, 50, 66, 84, 104],
+        kind: .pointLabel,
         fill: "#222",
         leader: true)
     }
@@ -531,6 +590,7 @@ struct Canvas {
   let width: Double
   var body = ""
   var boxes: [TunePlot.TextBox] = []
+  var leaders: [TunePlot.Leader] = []
 
   /// The width of `text` in DejaVu Sans (the font librsvg picks for sans-serif
   /// on Debian), from per-character advance widths; on the generous side.

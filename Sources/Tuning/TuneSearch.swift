@@ -3,7 +3,7 @@ import Attitude
 /// The settings `tune` tries: a grid over each filter, or the One Euro paper's
 /// procedure (Casiez et al. 2012: with β = 0 lower the minimum cutoff until the
 /// card is steady at rest, then raise β until it is quick in motion).
-enum TuneSearch: String, CaseIterable {
+public enum TuneSearch: String, CaseIterable, Sendable {
   case grid
   case oneeuro
 
@@ -20,7 +20,7 @@ enum TuneSearch: String, CaseIterable {
         FilterSetting(
           filter: .oneEuro(
             minCutoff: minCutoff, beta: $0,
-            derivativeCutoff: PipelineOptions.oneEuro.derivativeCutoff))
+            derivativeCutoff: TuneSearch.derivativeCutoff))
       }
     }
 
@@ -32,8 +32,14 @@ enum TuneSearch: String, CaseIterable {
     ]
   }
 
-  /// Scores every setting tried, in the order tried.
-  func run(_ scorer: FilterScorer, progress: (Int, Int) -> Void) -> [SettingScore] {
+  /// The default One Euro filter's derivative cutoff, which every One Euro setting keeps.
+  static let derivativeCutoff: Double = {
+    guard case .oneEuro(_, _, let d) = MotionConfiguration.defaultFilter else { return 1 }
+    return d
+  }()
+
+  /// Scores every setting tried, in the order tried; `progress` gets settings done and the total.
+  public func run(_ scorer: FilterScorer, progress: (Int, Int) -> Void) -> [SettingScore] {
     switch self {
     case .grid:
       let settings = TuneSearch.gridSettings + (scorer.usesFusion ? TuneSearch.fusionSettings : [])
@@ -63,7 +69,7 @@ enum TuneSearch: String, CaseIterable {
         FilterSetting(
           filter: .oneEuro(
             minCutoff: minCutoff, beta: beta,
-            derivativeCutoff: PipelineOptions.oneEuro.derivativeCutoff)))
+            derivativeCutoff: TuneSearch.derivativeCutoff)))
       scores.append(s)
       return s
     }

@@ -5,20 +5,32 @@ import Tilt
 
 /// A recording held in memory for tuning: its samples, and the true
 /// inclination where the file carries ground truth (BROAD's `opt_q…` columns).
-struct TuneData {
-  var samples: [MotionSample]
-  var hasGyroscope: Bool
+public struct TuneData {
+  public var samples: [MotionSample]
+  public var hasGyroscope: Bool
   /// The true up-vector in card coordinates per sample; `nil` where unknown.
-  var truthUp: [Vector3?]?
+  public var truthUp: [Vector3?]?
   /// The file's own rest marks (BROAD's `movement` = 0); `nil` without them.
-  var fileRest: [Bool]?
+  public var fileRest: [Bool]?
   /// Whether a joystick's stick drives the tilt (SPEC §2): its samples carry no noise.
-  var isJoystick = false
+  public var isJoystick = false
 
-  static func load(path: String, options: PipelineOptions) throws -> TuneData {
-    var source = try RecordingSource.open(path: path, options: options)
+  public init(
+    samples: [MotionSample], hasGyroscope: Bool, truthUp: [Vector3?]? = nil,
+    fileRest: [Bool]? = nil, isJoystick: Bool = false
+  ) {
+    self.samples = samples
+    self.hasGyroscope = hasGyroscope
+    self.truthUp = truthUp
+    self.fileRest = fileRest
+    self.isJoystick = isJoystick
+  }
+
+  /// Reads `path` (evemu or CSV) as `configuration` decodes it (mount matrix, stick range).
+  public static func load(path: String, configuration: TiltConfiguration) throws -> TuneData {
+    var source = try RecordingSource.open(path: path, configuration: configuration)
     var data = TuneData(samples: [], hasGyroscope: source.hasGyroscope)
-    if let csv = source as? CSVSource, csv.reader.hasGroundTruth {
+    if let csv = source as? CSVMotionSource, csv.reader.hasGroundTruth {
       var truth: [Vector3?] = []
       var rest: [Bool] = []
       while let record = try csv.reader.nextSample() {
@@ -38,9 +50,7 @@ struct TuneData {
       }
     }
     guard data.samples.count >= 10 else {
-      throw Failure(
-        "\(path): \(data.samples.count == 0 ? "no" : "only \(data.samples.count)") motion samples: nothing can be measured; tune a recording with a few seconds still and a few tilts (tilt-cli record)"
-      )
+      throw TuningError.tooFewSamples(path: path, count: data.samples.count)
     }
     return data
   }
