@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "TiltCard", targets: ["TiltCard"]),
     .library(name: "Tilt", targets: ["Tilt"]),
     .library(name: "CardServer", targets: ["CardServer"]),
+    .library(name: "MotionSimulator", targets: ["MotionSimulator"]),
     .executable(name: "tilt-cli", targets: ["tilt-cli"]),
   ],
   targets: [
@@ -26,6 +27,8 @@ let package = Package(
     .target(name: "Evdev", dependencies: ["CEvdev", "EvdevCore", "SystemCalls"]),
     .target(name: "Attitude"),
     .target(name: "TiltCard", dependencies: ["Attitude", "SystemCalls"]),
+    // Rigid-body motion turned into a device's readings, for tests and benchmarks.
+    .target(name: "MotionSimulator", dependencies: ["Attitude"]),
     // The live page's HTTP server (SPEC §6), through libmicrohttpd.
     .systemLibrary(
       name: "CMicroHTTPD",
@@ -47,7 +50,8 @@ let package = Package(
     .testTarget(
       name: "EvdevTests",
       dependencies: ["Evdev", "EvdevCore", "CEvdev", "SystemCalls", "TestTools"]),
-    .testTarget(name: "AttitudeTests", dependencies: ["Attitude", "TestTools"]),
+    .testTarget(
+      name: "AttitudeTests", dependencies: ["Attitude", "MotionSimulator", "TestTools"]),
     .testTarget(name: "TiltCardTests", dependencies: ["TiltCard", "Attitude", "TestTools"]),
     .testTarget(name: "CardServerTests", dependencies: ["CardServer", "TiltCard", "Attitude"]),
     .testTarget(name: "TiltTests", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard"]),

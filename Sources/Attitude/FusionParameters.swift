@@ -253,10 +253,31 @@ public struct FusionParameters: Hashable, Sendable {
 
   /// Readings whose magnitude is outside this range, in g, carry no usable
   /// direction of gravity (free fall, a hard shock): the accelerometer-only
-  /// estimator ignores them; the fusion ignores those above it, and keeps
-  /// those below in its low-passed mean (where they weigh little) but does
-  /// not start its inclination from one.
+  /// estimator ignores them. The fusion keeps every reading in its
+  /// low-passed mean, however far from 1 g (the mean of a violent
+  /// translation is gravity only if no part of it is left out: leaving out
+  /// the readings above 8 g let a 4–10 g translation pull the inclination
+  /// 15° off), and only does not start its inclination from one below the
+  /// range.
   public var usableAccelerationRange: ClosedRange<Double> = 0.3...8
+
+  /// The largest magnitude, in g, that an axis of the accelerometer reads
+  /// (the device's absinfo maximum over its resolution: ±2 g on a Steam
+  /// Deck, ±4 g on a DualSense); infinity when unknown. A reading with an
+  /// axis at it is clipped: not a measurement of the specific force, so not
+  /// evidence of gravity, and the readings around it (the rest of a shake
+  /// whose peaks clip) are not either, since their mean lacks the clipped
+  /// part. The fusion's accelerometer correction holds from a clipped
+  /// reading until ``clippedHoldTime`` after the last one; the gyroscope
+  /// carries the inclination meanwhile.
+  public var accelerometerRange: Double = .infinity
+  /// Seconds after a clipped reading during which the accelerometer does
+  /// not correct the inclination: 1 s, one period of the slowest shake that
+  /// reaches a ±2 g range by hand (at 1 Hz that is ±50 cm of travel), so
+  /// the unclipped stretches between a shake's clipped peaks never enter
+  /// the low-pass. A gyroscope with a known bias drifts well under 0.1° in
+  /// that second.
+  public var clippedHoldTime: Double = 1.0
 
   public init() {}
 }

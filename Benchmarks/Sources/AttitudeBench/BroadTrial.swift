@@ -76,4 +76,33 @@ struct BroadTrial {
     }
     return (sum / Double(max(count, 1))).squareRoot() * 180 / .pi
   }
+
+  /// Root mean square error, degrees, of every 10 s window of the trial,
+  /// one starting each second from the first sample (scored samples with a
+  /// ground truth only; 0 for a window without any): the windows that
+  /// compare_with_vqf.py computes alike for VQF.
+  func inclinationWindows(estimatedUp: [Vector3], length: Double = 10) -> [Double] {
+    guard let first = samples.first?.time, let last = samples.last?.time else { return [] }
+    let count = max(1, Int(((last - first - length) + 1e-9).rounded(.down)) + 1)
+    var sums = [Double](repeating: 0, count: count)
+    var counts = [Int](repeating: 0, count: count)
+    for i in samples.indices where scored[i] {
+      guard let truth = trueUp[i] else { continue }
+      let e = estimatedUp[i]
+      let angle = atan2(e.cross(truth).length, e.dot(truth))
+      let offset = samples[i].time - first
+      // Windows k with k ≤ offset < k + length.
+      let lowest = max(0, Int((offset - length).rounded(.down)) + 1)
+      let highest = min(count - 1, Int(offset.rounded(.down)))
+      if lowest <= highest {
+        for k in lowest...highest {
+          sums[k] += angle * angle
+          counts[k] += 1
+        }
+      }
+    }
+    return sums.indices.map {
+      counts[$0] == 0 ? 0 : (sums[$0] / Double(counts[$0])).squareRoot() * 180 / .pi
+    }
+  }
 }
