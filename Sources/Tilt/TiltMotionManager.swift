@@ -161,7 +161,7 @@ public final class TiltMotionManager: LoopParticipant {
     pipeline = TiltPipeline(
       configuration: configuration, hasGyroscope: profile.gyroAxes != nil,
       buttons: DeviceSetup.buttons(profile: profile, pairedButtons: pairedButtons),
-      sink: try makeSink(device.info))
+      accelerometerRange: profile.accelerometerRange, sink: try makeSink(device.info))
     early += try device.readFrames()
     // Under reduce motion a node that only reports motion stays closed.
     if configuration.card.reduceMotion && profile.buttons.isEmpty {

@@ -52,7 +52,7 @@ enum ReplayCommand: Command {
     let sink = try options.makeSink(card: configuration.card, title: title)
     let pipeline = TiltPipeline(
       configuration: configuration, hasGyroscope: source.hasGyroscope, buttons: source.buttons,
-      sink: sink)
+      accelerometerRange: source.accelerometerRange, sink: sink)
     let player = RecordingPlayer(pipeline: pipeline)
     if sink is TerminalSink {
       if speed == nil { TerminalMode.restoreOnSignals() }
