@@ -11,6 +11,10 @@ struct BroadTrial {
   var trueUp: [Vector3?] = []
   /// Whether BROAD scores the sample (`movement` = 1).
   var scored: [Bool] = []
+  /// The accelerometer's range, g, from `NAME.range` beside `NAME.csv` (the
+  /// simulated devices' description: AttitudeBench --simulate writes it);
+  /// nil for BROAD, whose IMU reads ±16 g and never reaches it.
+  var accelerometerRange: Double?
 
   static let standardGravity = 9.80665
 
@@ -20,6 +24,15 @@ struct BroadTrial {
 
   init(contentsOf url: URL) throws {
     name = url.deletingPathExtension().lastPathComponent
+    let rangeURL = url.deletingPathExtension().appendingPathExtension("range")
+    if let text = try? String(contentsOf: rangeURL, encoding: .utf8) {
+      guard let range = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), range > 0
+      else {
+        throw ReadError(
+          description: "\(rangeURL.path):1: expected the accelerometer's range in g, a number > 0")
+      }
+      accelerometerRange = range
+    }
     let text = try String(contentsOf: url, encoding: .utf8)
     var lines = text.split(separator: "\n", omittingEmptySubsequences: true).makeIterator()
     guard let header = lines.next() else {

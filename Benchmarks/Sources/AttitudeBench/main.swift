@@ -137,6 +137,11 @@ if let simulateDirectory {
           "AttitudeBench: \(path): cannot write: \(error)\n".data(using: .utf8)!)
         exit(1)
       }
+      // The device description's part the fusion uses: the accelerometer's
+      // range (VQF cannot take it).
+      let rangePath = "\(simulateDirectory)/sim_\(stressCase.name)_s\(seed).range"
+      try? "\(recording.sensor.accelerometerRange)\n".write(
+        toFile: rangePath, atomically: true, encoding: .utf8)
       print(path)
     }
   }
@@ -237,6 +242,8 @@ if let gridPath {
       set(assignment, in: &p)
     }
     for trial in trials {
+      var p = p
+      if let range = trial.accelerometerRange { p.accelerometerRange = range }
       var fusion = GyroAccelFusion(parameters: p)
       var tilt = AccelerometerTiltEstimator(parameters: p)
       let fusionRMSE =
@@ -264,6 +271,8 @@ for path in paths {
     FileHandle.standardError.write("AttitudeBench: \(error)\n".data(using: .utf8)!)
     exit(1)
   }
+  var parameters = parameters
+  if let range = trial.accelerometerRange { parameters.accelerometerRange = range }
   var fusion = GyroAccelFusion(parameters: parameters)
   let fusionUp = upVectors(&fusion, trial.samples)
   let fusionRMSE = trial.inclinationRMSE(estimatedUp: fusionUp)
