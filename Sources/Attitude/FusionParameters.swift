@@ -271,6 +271,16 @@ public struct FusionParameters: Hashable, Sendable {
   /// reading until ``clippedHoldTime`` after the last one; the gyroscope
   /// carries the inclination meanwhile.
   public var accelerometerRange: Double = .infinity
+  /// The largest rate, rad/s, that an axis of the gyroscope reads (absinfo's
+  /// maximum over its resolution: ±2000 °/s on a DualSense); infinity when
+  /// unknown. A reading with an axis at it is saturated: the integration
+  /// lost the part of the turn beyond it, so the almost-inertial frame has
+  /// jumped by an unknown rotation and the low-passed gravity in it is
+  /// stale. From the last saturated reading on, the low-pass starts afresh
+  /// as at the start (the mean of the readings since, for one
+  /// ``accelerometerTimeConstant``, the bias learning nothing meanwhile),
+  /// and saturated readings do not enter it.
+  public var gyroscopeRange: Double = .infinity
   /// Seconds after a clipped reading during which the accelerometer does
   /// not correct the inclination: 1 s, one period of the slowest shake that
   /// reaches a ±2 g range by hand (at 1 Hz that is ±50 cm of travel), so

@@ -161,6 +161,8 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   let usableMagnitude2: ClosedRange<Double>
   /// ``FusionParameters/accelerometerRange``, g.
   let clipLimit: Double
+  /// ``FusionParameters/gyroscopeRange``, rad/s.
+  let saturationLimit: Double
   /// The time until which the accelerometer does not correct the
   /// inclination: ``FusionParameters/clippedHoldTime`` after the last
   /// clipped reading, seconds.
@@ -276,6 +278,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     let range = parameters.usableAccelerationRange
     usableMagnitude2 = (range.lowerBound * range.lowerBound)...(range.upperBound * range.upperBound)
     clipLimit = parameters.accelerometerRange
+    saturationLimit = parameters.gyroscopeRange
     updateRestGate()
   }
 
@@ -379,6 +382,16 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     gyroOrientation = g
 
     let magnitude2 = acceleration.lengthSquared
+    if max(abs(gyro.x), max(abs(gyro.y), abs(gyro.z))) >= saturationLimit && hasInclination {
+      // Saturated: the frame jumped. The low-pass restarts from the readings
+      // after this one, as at the start.
+      clippedUntil = max(clippedUntil, time)
+      block = CorrectionBlock()
+      startSum = .zero
+      startWeight = 0
+      startDuration = 0
+      rowFiltersNeedStart = true
+    }
     if max(abs(acceleration.x), max(abs(acceleration.y), abs(acceleration.z))) >= clipLimit {
       // Clipped: this reading, the block it ends and the readings of the
       // next hold are not evidence of gravity.
@@ -389,7 +402,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     // side of a shake) and strong ones (a violent push) alike: the low-pass
     // averages vectors, and leaving any out would bias the mean of a shake
     // toward its other half. Weak ones cannot give the first inclination.
-    if time >= clippedUntil && (hasInclination || magnitude2 >= usableMagnitude2.lowerBound) {
+    if time > clippedUntil && (hasInclination || magnitude2 >= usableMagnitude2.lowerBound) {
       let inertial = g.rotate(acceleration)
       if hasInclination {
         let deviation = magnitude2.squareRoot() - 1

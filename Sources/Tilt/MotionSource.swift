@@ -34,12 +34,15 @@ public struct SourceItem {
 public protocol MotionSource {
   var hasGyroscope: Bool { get }
   /// The key codes (`EV_KEY`) of the source's device, which choose its flip
-  /// button (``TiltPipeline/init(configuration:hasGyroscope:buttons:accelerometerRange:sink:)``);
+  /// button (``TiltPipeline/init(configuration:hasGyroscope:buttons:accelerometerRange:gyroscopeRange:sink:)``);
   /// `nil` when not known.
   var buttons: Set<UInt16>? { get }
   /// The largest magnitude, in g, that an axis of the source's accelerometer
   /// reads (``FusionParameters/accelerometerRange``); `nil` when not known.
   var accelerometerRange: Double? { get }
+  /// The largest rate, in rad/s, that an axis of the source's gyroscope
+  /// reads (``FusionParameters/gyroscopeRange``); `nil` when not known.
+  var gyroscopeRange: Double? { get }
   /// The next step, or `nil` at the end of a recording.
   mutating func next() throws -> SourceItem?
 }
@@ -47,6 +50,7 @@ public protocol MotionSource {
 extension MotionSource {
   public var buttons: Set<UInt16>? { nil }
   public var accelerometerRange: Double? { nil }
+  public var gyroscopeRange: Double? { nil }
 }
 
 extension DeviceProfile {
@@ -62,6 +66,20 @@ extension DeviceProfile {
       counts = min(counts, Double(info.maximum).magnitude, Double(info.minimum).magnitude)
     }
     return counts / resolution
+  }
+
+  /// The largest rate, in rad/s, that every gyroscope axis reads: the
+  /// smallest of its absinfo limits over the resolution (units per °/s).
+  /// A reading at it is saturated. `nil` without a gyroscope or its ranges.
+  public var gyroscopeRange: Double? {
+    guard let resolution = gyroResolution, resolution > 0, let axes = gyroAxes, !axes.isEmpty
+    else { return nil }
+    var counts = Double.infinity
+    for axis in axes {
+      guard let info = axisInfo[axis], info.maximum > info.minimum else { return nil }
+      counts = min(counts, Double(info.maximum).magnitude, Double(info.minimum).magnitude)
+    }
+    return counts / resolution * .pi / 180
   }
 }
 

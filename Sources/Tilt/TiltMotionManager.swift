@@ -161,7 +161,8 @@ public final class TiltMotionManager: LoopParticipant {
     pipeline = TiltPipeline(
       configuration: configuration, hasGyroscope: profile.gyroAxes != nil,
       buttons: DeviceSetup.buttons(profile: profile, pairedButtons: pairedButtons),
-      accelerometerRange: profile.accelerometerRange, sink: try makeSink(device.info))
+      accelerometerRange: profile.accelerometerRange, gyroscopeRange: profile.gyroscopeRange,
+      sink: try makeSink(device.info))
     early += try device.readFrames()
     // Under reduce motion a node that only reports motion stays closed.
     if configuration.card.reduceMotion && profile.buttons.isEmpty {

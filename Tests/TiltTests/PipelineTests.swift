@@ -55,10 +55,13 @@ import TiltCard
     let source = try RecordingSource.open(
       path: Self.path("recordings/demo.evemu"), configuration: .init())
     #expect(source.accelerometerRange == 4)
+    // ±2097152 at 1024 units per °/s: 2048 °/s.
+    #expect(source.gyroscopeRange == 2048 * .pi / 180)
     let pipeline = TiltPipeline(
       configuration: .init(), hasGyroscope: true, accelerometerRange: source.accelerometerRange,
-      sink: FrameHandlerSink { _ in })
+      gyroscopeRange: source.gyroscopeRange, sink: FrameHandlerSink { _ in })
     #expect(pipeline.manager.configuration.fusionParameters.accelerometerRange == 4)
+    #expect(pipeline.manager.configuration.fusionParameters.gyroscopeRange == 2048 * .pi / 180)
   }
 
   /// Attitude's manager is used the Core Motion way: its handler feeds the

@@ -15,6 +15,8 @@ struct BroadTrial {
   /// simulated devices' description: AttitudeBench --simulate writes it);
   /// nil for BROAD, whose IMU reads ±16 g and never reaches it.
   var accelerometerRange: Double?
+  /// The gyroscope's range, rad/s: the second number of `NAME.range`.
+  var gyroscopeRange: Double?
 
   static let standardGravity = 9.80665
 
@@ -26,12 +28,17 @@ struct BroadTrial {
     name = url.deletingPathExtension().lastPathComponent
     let rangeURL = url.deletingPathExtension().appendingPathExtension("range")
     if let text = try? String(contentsOf: rangeURL, encoding: .utf8) {
-      guard let range = Double(text.trimmingCharacters(in: .whitespacesAndNewlines)), range > 0
+      let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).map { Double($0) }
+      guard (1...2).contains(fields.count), let accel = fields[0], accel > 0,
+        fields.count == 1 || (fields[1] ?? 0) > 0
       else {
         throw ReadError(
-          description: "\(rangeURL.path):1: expected the accelerometer's range in g, a number > 0")
+          description:
+            "\(rangeURL.path):1: expected the accelerometer's range in g and optionally the "
+            + "gyroscope's in rad/s, numbers > 0")
       }
-      accelerometerRange = range
+      accelerometerRange = accel
+      gyroscopeRange = fields.count == 2 ? fields[1] : nil
     }
     let text = try String(contentsOf: url, encoding: .utf8)
     var lines = text.split(separator: "\n", omittingEmptySubsequences: true).makeIterator()

@@ -138,9 +138,9 @@ if let simulateDirectory {
         exit(1)
       }
       // The device description's part the fusion uses: the accelerometer's
-      // range (VQF cannot take it).
+      // range, g, and the gyroscope's, rad/s (VQF cannot take them).
       let rangePath = "\(simulateDirectory)/sim_\(stressCase.name)_s\(seed).range"
-      try? "\(recording.sensor.accelerometerRange)\n".write(
+      try? "\(recording.sensor.accelerometerRange) \(recording.sensor.gyroscopeRange)\n".write(
         toFile: rangePath, atomically: true, encoding: .utf8)
       print(path)
     }
@@ -244,6 +244,7 @@ if let gridPath {
     for trial in trials {
       var p = p
       if let range = trial.accelerometerRange { p.accelerometerRange = range }
+      if let range = trial.gyroscopeRange { p.gyroscopeRange = range }
       var fusion = GyroAccelFusion(parameters: p)
       var tilt = AccelerometerTiltEstimator(parameters: p)
       let fusionRMSE =
@@ -273,6 +274,7 @@ for path in paths {
   }
   var parameters = parameters
   if let range = trial.accelerometerRange { parameters.accelerometerRange = range }
+  if let range = trial.gyroscopeRange { parameters.gyroscopeRange = range }
   var fusion = GyroAccelFusion(parameters: parameters)
   let fusionUp = upVectors(&fusion, trial.samples)
   let fusionRMSE = trial.inclinationRMSE(estimatedUp: fusionUp)
