@@ -163,6 +163,10 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   let clipLimit: Double
   /// ``FusionParameters/gyroscopeRange``, rad/s.
   let saturationLimit: Double
+  /// The square of ``clipLimit``, and of ``saturationLimit`` less the
+  /// largest bias's length.
+  let clipLimit2: Double
+  let saturationLimit2: Double
   /// The time until which the accelerometer does not correct the
   /// inclination: ``FusionParameters/clippedHoldTime`` after the last
   /// clipped reading, seconds.
@@ -209,6 +213,10 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   var recentDeviation = 0.0
   /// 1 / ``FusionParameters/shockTimeConstant``, 1/s.
   let shockRate: Double
+  /// Whether ``FusionParameters/shockScale`` or
+  /// ``FusionParameters/disturbanceScale`` is finite: only then does a
+  /// reading's distance from 1 g matter.
+  let measuresDeviation: Bool
   /// The natural frequency of ``slowTranslation``'s low-pass, rad/s.
   let translationFrequency: Double
 
@@ -260,6 +268,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     memoryRate = 1 / (2 * tau0)
     restDisagreementScale2 = parameters.restDisagreementScale * parameters.restDisagreementScale
     shockRate = 1 / max(parameters.shockTimeConstant, 1e-9)
+    measuresDeviation = inverseShockScale2 > 0 || inverseDisturbanceScale2 > 0
     motionBiasNoise2Time =
       parameters.motionBiasNoise * parameters.motionBiasNoise
       * parameters.accelerometerTimeConstant
@@ -279,6 +288,9 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     usableMagnitude2 = (range.lowerBound * range.lowerBound)...(range.upperBound * range.upperBound)
     clipLimit = parameters.accelerometerRange
     saturationLimit = parameters.gyroscopeRange
+    clipLimit2 = clipLimit * clipLimit
+    let saturationGate = max(0, saturationLimit - parameters.maximumBias * 3.0.squareRoot())
+    saturationLimit2 = saturationGate * saturationGate
     updateRestGate()
   }
 
@@ -382,7 +394,14 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     gyroOrientation = g
 
     let magnitude2 = acceleration.lengthSquared
-    if max(abs(gyro.x), max(abs(gyro.y), abs(gyro.z))) >= saturationLimit && hasInclination {
+    // No axis reaches a limit while the vector's length is below it: one
+    // comparison for almost every sample (for the gyroscope, the
+    // bias-corrected rate's length, which the low-pass's block needs too,
+    // against the limit less the largest bias).
+    let rate2 = rate.lengthSquared
+    if rate2 >= saturationLimit2 && hasInclination
+      && max(abs(gyro.x), max(abs(gyro.y), abs(gyro.z))) >= saturationLimit
+    {
       // Saturated: the frame jumped. The low-pass restarts from the readings
       // after this one, as at the start.
       clippedUntil = max(clippedUntil, time)
@@ -392,7 +411,9 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       startDuration = 0
       rowFiltersNeedStart = true
     }
-    if max(abs(acceleration.x), max(abs(acceleration.y), abs(acceleration.z))) >= clipLimit {
+    if magnitude2 >= clipLimit2
+      && max(abs(acceleration.x), max(abs(acceleration.y), abs(acceleration.z))) >= clipLimit
+    {
       // Clipped: this reading, the block it ends and the readings of the
       // next hold are not evidence of gravity.
       clippedUntil = time + parameters.clippedHoldTime
@@ -405,18 +426,22 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     if time > clippedUntil && (hasInclination || magnitude2 >= usableMagnitude2.lowerBound) {
       let inertial = g.rotate(acceleration)
       if hasInclination {
-        let deviation = magnitude2.squareRoot() - 1
-        let d2 = deviation * deviation
-        // A knock is a spike: far from the magnitude's recent course. A fast
-        // push or a vibration is far from 1 g too, but follows its course.
-        let spike = deviation - recentDeviation
-        // Backward Euler (x/(1 + x)) instead of 1 − e^−x: dt/τ is ~0.1 here,
-        // beyond the Taylor series, and a spike detector needs no exp.
-        let x = dt * shockRate
-        recentDeviation += x / (1 + x) * spike
+        var d2 = 0.0
+        var weight = 1.0
+        // With both off (infinite) the low-pass is linear in the readings.
+        if measuresDeviation {
+          let deviation = magnitude2.squareRoot() - 1
+          d2 = deviation * deviation
+          // A knock is a spike: far from the magnitude's recent course. A
+          // fast push or a vibration is far from 1 g too, but follows its
+          // course. Backward Euler (x/(1 + x)) instead of 1 − e^−x.
+          let spike = deviation - recentDeviation
+          let x = dt * shockRate
+          recentDeviation += x / (1 + x) * spike
+          weight = 1 / (1 + spike * spike * inverseShockScale2)
+        }
         block.add(
-          inertial, deviation2: d2, rotation2: rate.lengthSquared,
-          weight: 1 / (1 + spike * spike * inverseShockScale2), interval: dt)
+          inertial, deviation2: d2, rotation2: rate2, weight: weight, interval: dt)
       } else {
         filteredAcceleration = inertial
         filteredAccelerationRate = .zero
