@@ -79,6 +79,7 @@ let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
   "tiltShockScale": \.tiltShockScale,
   "tiltSpeedTimeConstant": \.tiltSpeedTimeConstant,
   "tiltTranslationRatio": \.tiltTranslationRatio,
+  "clippedHoldTime": \.clippedHoldTime,
 ]
 func set(_ assignment: Substring, in parameters: inout FusionParameters) {
   let parts = assignment.split(separator: "=").map(String.init)
