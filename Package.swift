@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "Tilt", targets: ["Tilt"]),
     .library(name: "CardServer", targets: ["CardServer"]),
     .library(name: "Tuning", targets: ["Tuning"]),
+    .library(name: "MotionSimulator", targets: ["MotionSimulator"]),
     .executable(name: "tilt-cli", targets: ["tilt-cli"]),
   ],
   targets: [
@@ -30,6 +31,8 @@ let package = Package(
     .target(name: "IIO", dependencies: ["EvdevCore", "SystemCalls"]),
     .target(name: "Attitude"),
     .target(name: "TiltCard", dependencies: ["Attitude", "SystemCalls"]),
+    // Rigid-body motion turned into a device's readings, for tests and benchmarks.
+    .target(name: "MotionSimulator", dependencies: ["Attitude"]),
     // The live page's HTTP server (SPEC §6), through libmicrohttpd.
     .systemLibrary(
       name: "CMicroHTTPD",
@@ -56,7 +59,8 @@ let package = Package(
       name: "EvdevTests",
       dependencies: ["Evdev", "EvdevCore", "CEvdev", "SystemCalls", "TestTools"]),
     .testTarget(name: "IIOTests", dependencies: ["IIO", "EvdevCore"]),
-    .testTarget(name: "AttitudeTests", dependencies: ["Attitude", "TestTools"]),
+    .testTarget(
+      name: "AttitudeTests", dependencies: ["Attitude", "MotionSimulator", "TestTools"]),
     .testTarget(name: "TiltCardTests", dependencies: ["TiltCard", "Attitude", "TestTools"]),
     .testTarget(name: "CardServerTests", dependencies: ["CardServer", "TiltCard", "Attitude"]),
     .testTarget(

@@ -18,7 +18,8 @@ let package = Package(
     .executableTarget(
       name: "AttitudeBench",
       dependencies: [
-        .product(name: "Attitude", package: rootPackage), "MallocCounter", "CallgrindControl",
+        .product(name: "Attitude", package: rootPackage),
+        .product(name: "MotionSimulator", package: rootPackage), "MallocCounter", "CallgrindControl",
       ],
       swiftSettings: [.unsafeFlags(["-Ounchecked", "-wmo"])],
       // Exported so that libswiftCore's and libc's own malloc calls land in the counter.

@@ -74,7 +74,13 @@ extension GyroAccelFusion {
     func agrees(_ estimate: Vector3, variance: Double) -> Bool {
       (mean - estimate).lengthSquared <= restBiasGate2 * (variance + meanVariance)
     }
-    if isBiasConfirmed && agrees(bias, variance: biasCovariance.largestVariance) {
+    if window.accelerometerConfirmsTurn(by: mean, gyroscopeNoise2: meanVariance) {
+      // The readings turned as the gyroscope's mean says: a slow turn, not a
+      // rest (its rotation stays integrated).
+      isAtRest = false
+      restWindow = RestWindow(start: orientation)
+      return
+    } else if isBiasConfirmed && agrees(bias, variance: biasCovariance.largestVariance) {
       observeBiasAtRest(mean: mean, variance: meanVariance)
     } else if !isBiasConfirmed || agrees(confirmedBias, variance: confirmedVariance)
       || window.accelerometerDisprovesTurn(by: mean - bias, gyroscopeNoise2: meanVariance)

@@ -50,9 +50,16 @@ import Foundation
 ///   with the previous rest or when the accelerometer proves the card did
 ///   not turn; only a steady turn about the vertical that nothing can tell
 ///   from a changed bias keeps its rotation. See `GyroAccelFusion+Rest.swift`.
-/// - Readings above ``FusionParameters/usableAccelerationRange`` (the peak
-///   of a hard shock) are left out of the low-pass; readings below it (free
-///   fall) stay in it, where they weigh little, but cannot start it.
+/// - Every reading enters the low-pass, however far from 1 g: the low-pass
+///   is linear in the readings, so a translation that oscillates (a shake, a
+///   violent push and pull) averages out whatever its size. Readings below
+///   ``FusionParameters/usableAccelerationRange`` (free fall) weigh little
+///   there, but cannot start it.
+/// - A reading at the accelerometer's range (``FusionParameters/accelerometerRange``,
+///   the device's absinfo) is clipped, not a measurement: from it until
+///   ``FusionParameters/clippedHoldTime`` after the last one the
+///   accelerometer does not correct the inclination, and the gyroscope
+///   carries it alone.
 ///
 /// Orientation = `inclinationCorrection · gyroOrientation`, card → world.
 /// `update` never allocates.
@@ -96,6 +103,15 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   var filteredRotatedBias = ButterworthState(.zero)
   var rowFiltersNeedStart = true
   var hasInclination = false
+  /// The readings' sum since the inclination started, g, almost-inertial
+  /// frame, their weight and their seconds: for the first
+  /// ``FusionParameters/accelerometerTimeConstant`` the low-pass's output is
+  /// their mean (VQF's start), not the first reading's direction, which a
+  /// start in motion takes from a push; and the bias learns nothing from
+  /// corrections that only converge the start.
+  var startSum = Vector3.zero
+  var startWeight = 0.0
+  var startDuration = 0.0
 
   /// Accelerometer readings gathered since the last correction.
   struct CorrectionBlock: Sendable {
@@ -143,6 +159,18 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   let motionBiasNoise2Time: Double
   let motionBiasTimeConstant: Double
   let usableMagnitude2: ClosedRange<Double>
+  /// ``FusionParameters/accelerometerRange``, g.
+  let clipLimit: Double
+  /// ``FusionParameters/gyroscopeRange``, rad/s.
+  let saturationLimit: Double
+  /// The square of ``clipLimit``, and of ``saturationLimit`` less the
+  /// largest bias's length.
+  let clipLimit2: Double
+  let saturationLimit2: Double
+  /// The time until which the accelerometer does not correct the
+  /// inclination: ``FusionParameters/clippedHoldTime`` after the last
+  /// clipped reading, seconds.
+  var clippedUntil = -Double.infinity
 
   /// Mean square of the readings' distance from 1 g, g², over
   /// ``FusionParameters/disturbanceTimeConstant``.
@@ -185,6 +213,10 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   var recentDeviation = 0.0
   /// 1 / ``FusionParameters/shockTimeConstant``, 1/s.
   let shockRate: Double
+  /// Whether ``FusionParameters/shockScale`` or
+  /// ``FusionParameters/disturbanceScale`` is finite: only then does a
+  /// reading's distance from 1 g matter.
+  let measuresDeviation: Bool
   /// The natural frequency of ``slowTranslation``'s low-pass, rad/s.
   let translationFrequency: Double
 
@@ -236,6 +268,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     memoryRate = 1 / (2 * tau0)
     restDisagreementScale2 = parameters.restDisagreementScale * parameters.restDisagreementScale
     shockRate = 1 / max(parameters.shockTimeConstant, 1e-9)
+    measuresDeviation = inverseShockScale2 > 0 || inverseDisturbanceScale2 > 0
     motionBiasNoise2Time =
       parameters.motionBiasNoise * parameters.motionBiasNoise
       * parameters.accelerometerTimeConstant
@@ -253,6 +286,11 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     shortTermMeanVariance = restGyroscopeNoise2 / (2 * parameters.restFilterTimeConstant)
     let range = parameters.usableAccelerationRange
     usableMagnitude2 = (range.lowerBound * range.lowerBound)...(range.upperBound * range.upperBound)
+    clipLimit = parameters.accelerometerRange
+    saturationLimit = parameters.gyroscopeRange
+    clipLimit2 = clipLimit * clipLimit
+    let saturationGate = max(0, saturationLimit - parameters.maximumBias * 3.0.squareRoot())
+    saturationLimit2 = saturationGate * saturationGate
     updateRestGate()
   }
 
@@ -309,6 +347,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     recentDeviation = 0
     restWindow = nil
     isAtRest = false
+    clippedUntil = -.infinity
   }
 
   /// Inlined into the caller, which so hands the sample's fields over in
@@ -355,30 +394,60 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     gyroOrientation = g
 
     let magnitude2 = acceleration.lengthSquared
-    // Weak readings (free fall, the far side of a shake) stay in the mean:
-    // the low-pass averages vectors, in which they weigh little, and leaving
-    // them out would bias the mean of a shake toward its other half. They
-    // cannot give the first inclination.
-    if magnitude2 <= usableMagnitude2.upperBound
-      && (hasInclination || magnitude2 >= usableMagnitude2.lowerBound)
+    // No axis reaches a limit while the vector's length is below it: one
+    // comparison for almost every sample (for the gyroscope, the
+    // bias-corrected rate's length, which the low-pass's block needs too,
+    // against the limit less the largest bias).
+    let rate2 = rate.lengthSquared
+    if rate2 >= saturationLimit2 && hasInclination
+      && max(abs(gyro.x), max(abs(gyro.y), abs(gyro.z))) >= saturationLimit
     {
+      // Saturated: the frame jumped. The low-pass restarts from the readings
+      // after this one, as at the start.
+      clippedUntil = max(clippedUntil, time)
+      block = CorrectionBlock()
+      startSum = .zero
+      startWeight = 0
+      startDuration = 0
+      rowFiltersNeedStart = true
+    }
+    if magnitude2 >= clipLimit2
+      && max(abs(acceleration.x), max(abs(acceleration.y), abs(acceleration.z))) >= clipLimit
+    {
+      // Clipped: this reading, the block it ends and the readings of the
+      // next hold are not evidence of gravity.
+      clippedUntil = time + parameters.clippedHoldTime
+      block = CorrectionBlock()
+    }
+    // Every other reading stays in the mean, weak ones (free fall, the far
+    // side of a shake) and strong ones (a violent push) alike: the low-pass
+    // averages vectors, and leaving any out would bias the mean of a shake
+    // toward its other half. Weak ones cannot give the first inclination.
+    if time > clippedUntil && (hasInclination || magnitude2 >= usableMagnitude2.lowerBound) {
       let inertial = g.rotate(acceleration)
       if hasInclination {
-        let deviation = magnitude2.squareRoot() - 1
-        let d2 = deviation * deviation
-        // A knock is a spike: far from the magnitude's recent course. A fast
-        // push or a vibration is far from 1 g too, but follows its course.
-        let spike = deviation - recentDeviation
-        // Backward Euler (x/(1 + x)) instead of 1 − e^−x: dt/τ is ~0.1 here,
-        // beyond the Taylor series, and a spike detector needs no exp.
-        let x = dt * shockRate
-        recentDeviation += x / (1 + x) * spike
+        var d2 = 0.0
+        var weight = 1.0
+        // With both off (infinite) the low-pass is linear in the readings.
+        if measuresDeviation {
+          let deviation = magnitude2.squareRoot() - 1
+          d2 = deviation * deviation
+          // A knock is a spike: far from the magnitude's recent course. A
+          // fast push or a vibration is far from 1 g too, but follows its
+          // course. Backward Euler (x/(1 + x)) instead of 1 − e^−x.
+          let spike = deviation - recentDeviation
+          let x = dt * shockRate
+          recentDeviation += x / (1 + x) * spike
+          weight = 1 / (1 + spike * spike * inverseShockScale2)
+        }
         block.add(
-          inertial, deviation2: d2, rotation2: rate.lengthSquared,
-          weight: 1 / (1 + spike * spike * inverseShockScale2), interval: dt)
+          inertial, deviation2: d2, rotation2: rate2, weight: weight, interval: dt)
       } else {
         filteredAcceleration = inertial
         filteredAccelerationRate = .zero
+        startSum = inertial
+        startWeight = 1
+        startDuration = 0
         recentDeviation = magnitude2.squareRoot() - 1
         rowFiltersNeedStart = true
         _ = correctInclination()
@@ -433,7 +502,16 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     } else {
       omega = accelerationFrequency * trust
     }
-    filterAcceleration(mean, frequency: omega, interval: dt)
+    let starting = startDuration < parameters.accelerometerTimeConstant
+    if starting {
+      startSum += block.inertialSum
+      startWeight += block.weightSum
+      startDuration += dt
+      filteredAcceleration = startSum / startWeight
+      filteredAccelerationRate = .zero
+    } else {
+      filterAcceleration(mean, frequency: omega, interval: dt)
+    }
     block = CorrectionBlock()
     // The bias may have wandered since it was last observed.
     let growth = biasRandomWalk2 * dt
@@ -455,7 +533,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       filteredRow2.step(row2, frequency: omega, interval: dt)
       filteredRotatedBias.step(rotatedBias, frequency: omega, interval: dt)
     }
-    guard learnBias, dt > 0 else { return }
+    guard learnBias, !starting, dt > 0 else { return }
     observeBiasInMotion(correction: correction, interval: dt)
   }
 

@@ -56,6 +56,21 @@ struct RestWindow: Sendable {
   /// about the vertical moves nothing and is never disproved; nor is a turn
   /// too slow to move gravity beyond the gyroscope's noise (3σ of a mean
   /// with variance `gyroscopeNoise2`) and 1 mrad over the window.
+  /// Whether the accelerometer shows the card turning about a horizontal
+  /// axis at `rate` (rad/s, card frame) as the gyroscope says, rather than
+  /// still: the window is then a slow turn, not a rest, whatever the bias.
+  func accelerometerConfirmsTurn(by rate: Vector3, gyroscopeNoise2: Double) -> Bool {
+    guard count > 2, let g = accelerationSum.normalized else { return false }
+    let predicted = -rate.cross(g)
+    let turn2 = predicted.lengthSquared * duration * duration
+    guard turn2 > 9 * gyroscopeNoise2 * duration * duration + 1e-6 else { return false }
+    let n = count
+    let spread = time2Sum - timeSum * timeSum / n
+    guard spread > 0 else { return false }
+    let slope = (accelerationTimeSum - accelerationSum * (timeSum / n)) / spread
+    return (slope - predicted).lengthSquared < slope.lengthSquared
+  }
+
   func accelerometerDisprovesTurn(by rate: Vector3, gyroscopeNoise2: Double) -> Bool {
     guard count > 2, let g = accelerationSum.normalized else { return false }
     let predicted = -rate.cross(g)

@@ -34,15 +34,53 @@ public struct SourceItem {
 public protocol MotionSource {
   var hasGyroscope: Bool { get }
   /// The key codes (`EV_KEY`) of the source's device, which choose its flip
-  /// button (``TiltPipeline/init(configuration:hasGyroscope:buttons:sink:)``);
+  /// button (``TiltPipeline/init(configuration:hasGyroscope:buttons:accelerometerRange:gyroscopeRange:sink:)``);
   /// `nil` when not known.
   var buttons: Set<UInt16>? { get }
+  /// The largest magnitude, in g, that an axis of the source's accelerometer
+  /// reads (``FusionParameters/accelerometerRange``); `nil` when not known.
+  var accelerometerRange: Double? { get }
+  /// The largest rate, in rad/s, that an axis of the source's gyroscope
+  /// reads (``FusionParameters/gyroscopeRange``); `nil` when not known.
+  var gyroscopeRange: Double? { get }
   /// The next step, or `nil` at the end of a recording.
   mutating func next() throws -> SourceItem?
 }
 
 extension MotionSource {
   public var buttons: Set<UInt16>? { nil }
+  public var accelerometerRange: Double? { nil }
+  public var gyroscopeRange: Double? { nil }
+}
+
+extension DeviceProfile {
+  /// The largest magnitude, in g, that every accelerometer axis reads: the
+  /// smallest of its absinfo limits (minimum and maximum, in counts) over
+  /// the resolution. A reading at it is clipped. `nil` for a device without
+  /// an accelerometer or without the axes' ranges.
+  public var accelerometerRange: Double? {
+    guard let resolution = accelResolution, resolution > 0, !accelAxes.isEmpty else { return nil }
+    var counts = Double.infinity
+    for axis in accelAxes {
+      guard let info = axisInfo[axis], info.maximum > info.minimum else { return nil }
+      counts = min(counts, Double(info.maximum).magnitude, Double(info.minimum).magnitude)
+    }
+    return counts / resolution
+  }
+
+  /// The largest rate, in rad/s, that every gyroscope axis reads: the
+  /// smallest of its absinfo limits over the resolution (units per °/s).
+  /// A reading at it is saturated. `nil` without a gyroscope or its ranges.
+  public var gyroscopeRange: Double? {
+    guard let resolution = gyroResolution, resolution > 0, let axes = gyroAxes, !axes.isEmpty
+    else { return nil }
+    var counts = Double.infinity
+    for axis in axes {
+      guard let info = axisInfo[axis], info.maximum > info.minimum else { return nil }
+      counts = min(counts, Double(info.maximum).magnitude, Double(info.minimum).magnitude)
+    }
+    return counts / resolution * .pi / 180
+  }
 }
 
 extension SIMD3 where Scalar == Double {

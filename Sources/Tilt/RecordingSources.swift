@@ -45,6 +45,8 @@ public struct EvemuMotionSource: MotionSource {
 
   public var hasGyroscope: Bool { profile.gyroAxes != nil }
   public var buttons: Set<UInt16>? { profile.buttons }
+  public var accelerometerRange: Double? { profile.accelerometerRange }
+  public var gyroscopeRange: Double? { profile.gyroscopeRange }
 
   public mutating func next() throws -> SourceItem? {
     while let frame = try reader.nextFrame() {
@@ -70,6 +72,8 @@ public struct DemoMotionSource: MotionSource {
 
   public var hasGyroscope: Bool { profile.gyroAxes != nil }
   public var buttons: Set<UInt16>? { profile.buttons }
+  public var accelerometerRange: Double? { profile.accelerometerRange }
+  public var gyroscopeRange: Double? { profile.gyroscopeRange }
 
   public mutating func next() throws -> SourceItem? {
     while let frame = frames.next() {

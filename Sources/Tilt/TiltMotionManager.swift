@@ -161,6 +161,7 @@ public final class TiltMotionManager: LoopParticipant {
     pipeline = TiltPipeline(
       configuration: configuration, hasGyroscope: profile.gyroAxes != nil,
       buttons: DeviceSetup.buttons(profile: profile, pairedButtons: pairedButtons),
+      accelerometerRange: profile.accelerometerRange, gyroscopeRange: profile.gyroscopeRange,
       sink: try makeSink(device.info))
     early += try device.readFrames()
     // Under reduce motion a node that only reports motion stays closed.

@@ -29,12 +29,19 @@ public final class TiltPipeline {
   /// `buttons` are the key codes of the source's device (``MotionSource/buttons``):
   /// its primary button flips the card (``FlipTrigger/flipButtonCodes(forKeys:)``);
   /// `nil` when they are not known, for SPEC §3's `BTN_SOUTH` and `BTN_TRIGGER`.
+  /// `accelerometerRange` and `gyroscopeRange` are the source's
+  /// (``MotionSource/accelerometerRange``, ``MotionSource/gyroscopeRange``):
+  /// the fusion does not take clipped readings for gravity, and starts its
+  /// low-pass afresh after a saturated turn.
   public init(
     configuration: TiltConfiguration, hasGyroscope: Bool, buttons: Set<UInt16>? = nil,
-    sink: FrameSink
+    accelerometerRange: Double? = nil, gyroscopeRange: Double? = nil, sink: FrameSink
   ) {
     self.configuration = configuration
-    manager = MotionManager(configuration: configuration.motion, hasGyroscope: hasGyroscope)
+    var motion = configuration.motion
+    if let accelerometerRange { motion.fusionParameters.accelerometerRange = accelerometerRange }
+    if let gyroscopeRange { motion.fusionParameters.gyroscopeRange = gyroscopeRange }
+    manager = MotionManager(configuration: motion, hasGyroscope: hasGyroscope)
     session = CardSession(
       configuration: configuration.card, rate: configuration.displayRateHz,
       everySample: configuration.everySample,

@@ -50,7 +50,7 @@ import Testing
   }
 
   static let broad02 = "../shared/data/broad/broad02_window36-56s_as_dualsense_motion.evemu"
-  static let broad02SHA256 = "55db10c9f9547f15cfff853ac0f73ed61c480dea63b6c14fd7525e047408186d"
+  static let broad02SHA256 = "f8b732b7dc1be0464db72ac1a98e82cc7386202a226c76d1b218ce87d0a4183d"
 
   @Test(.needsSharedData("broad/broad02_window36-56s_as_dualsense_motion.evemu"))
   func replayOfTheSharedDualSenseRecordingIsPinnedByItsHash() throws {

@@ -49,6 +49,21 @@ import TiltCard
     #expect(try Self.jsonl(source, configuration: configuration) == (try Self.golden(golden)))
   }
 
+  /// The accelerometer's range goes from the recording's absinfo (±32768
+  /// at 8192 units per g) to the fusion, which so knows a clipped reading.
+  @Test func theAccelerometerRangeReachesTheFusion() throws {
+    let source = try RecordingSource.open(
+      path: Self.path("recordings/demo.evemu"), configuration: .init())
+    #expect(source.accelerometerRange == 4)
+    // ±2097152 at 1024 units per °/s: 2048 °/s.
+    #expect(source.gyroscopeRange == 2048 * .pi / 180)
+    let pipeline = TiltPipeline(
+      configuration: .init(), hasGyroscope: true, accelerometerRange: source.accelerometerRange,
+      gyroscopeRange: source.gyroscopeRange, sink: FrameHandlerSink { _ in })
+    #expect(pipeline.manager.configuration.fusionParameters.accelerometerRange == 4)
+    #expect(pipeline.manager.configuration.fusionParameters.gyroscopeRange == 2048 * .pi / 180)
+  }
+
   /// Attitude's manager is used the Core Motion way: its handler feeds the
   /// card, observers see every motion, and it stops and starts with the card.
   @Test func motionUpdatesFollowTheCard() throws {

@@ -11,6 +11,12 @@ struct BroadTrial {
   var trueUp: [Vector3?] = []
   /// Whether BROAD scores the sample (`movement` = 1).
   var scored: [Bool] = []
+  /// The accelerometer's range, g, from `NAME.range` beside `NAME.csv` (the
+  /// simulated devices' description: AttitudeBench --simulate writes it);
+  /// nil for BROAD, whose IMU reads ±16 g and never reaches it.
+  var accelerometerRange: Double?
+  /// The gyroscope's range, rad/s: the second number of `NAME.range`.
+  var gyroscopeRange: Double?
 
   static let standardGravity = 9.80665
 
@@ -20,6 +26,20 @@ struct BroadTrial {
 
   init(contentsOf url: URL) throws {
     name = url.deletingPathExtension().lastPathComponent
+    let rangeURL = url.deletingPathExtension().appendingPathExtension("range")
+    if let text = try? String(contentsOf: rangeURL, encoding: .utf8) {
+      let fields = text.split(whereSeparator: { $0 == " " || $0 == "\n" }).map { Double($0) }
+      guard (1...2).contains(fields.count), let accel = fields[0], accel > 0,
+        fields.count == 1 || (fields[1] ?? 0) > 0
+      else {
+        throw ReadError(
+          description:
+            "\(rangeURL.path):1: expected the accelerometer's range in g and optionally the "
+            + "gyroscope's in rad/s, numbers > 0")
+      }
+      accelerometerRange = accel
+      gyroscopeRange = fields.count == 2 ? fields[1] : nil
+    }
     let text = try String(contentsOf: url, encoding: .utf8)
     var lines = text.split(separator: "\n", omittingEmptySubsequences: true).makeIterator()
     guard let header = lines.next() else {
@@ -75,5 +95,34 @@ struct BroadTrial {
       count += 1
     }
     return (sum / Double(max(count, 1))).squareRoot() * 180 / .pi
+  }
+
+  /// Root mean square error, degrees, of every 10 s window of the trial,
+  /// one starting each second from the first sample (scored samples with a
+  /// ground truth only; 0 for a window without any): the windows that
+  /// compare_with_vqf.py computes alike for VQF.
+  func inclinationWindows(estimatedUp: [Vector3], length: Double = 10) -> [Double] {
+    guard let first = samples.first?.time, let last = samples.last?.time else { return [] }
+    let count = max(1, Int(((last - first - length) + 1e-9).rounded(.down)) + 1)
+    var sums = [Double](repeating: 0, count: count)
+    var counts = [Int](repeating: 0, count: count)
+    for i in samples.indices where scored[i] {
+      guard let truth = trueUp[i] else { continue }
+      let e = estimatedUp[i]
+      let angle = atan2(e.cross(truth).length, e.dot(truth))
+      let offset = samples[i].time - first
+      // Windows k with k ≤ offset < k + length.
+      let lowest = max(0, Int((offset - length).rounded(.down)) + 1)
+      let highest = min(count - 1, Int(offset.rounded(.down)))
+      if lowest <= highest {
+        for k in lowest...highest {
+          sums[k] += angle * angle
+          counts[k] += 1
+        }
+      }
+    }
+    return sums.indices.map {
+      counts[$0] == 0 ? 0 : (sums[$0] / Double(counts[$0])).squareRoot() * 180 / .pi
+    }
   }
 }

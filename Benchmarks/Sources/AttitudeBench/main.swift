@@ -2,6 +2,7 @@ import Attitude
 import CallgrindControl
 import Foundation
 import MallocCounter
+import MotionSimulator
 
 // Runs this project's estimators on BROAD trials and prints one JSON object
 // per trial: inclination RMSE (degrees) of fusion, accelerometer-only and the
@@ -10,6 +11,11 @@ import MallocCounter
 //
 // usage: AttitudeBench [--passes N] [--set NAME=VALUE] [--accuracy-only]
 //                     [--orientations PREFIX] [--profile] CSV...
+//        AttitudeBench --simulate DIR [--seeds 1,2,...]
+//
+// --simulate writes each case of the simulated stress suite (MotionSimulator's
+// StressSuite) for each seed as a BROAD-format CSV, DIR/sim_CASE_sSEED.csv, and
+// prints their paths: the same samples that VQF is then run on.
 //
 // --profile reads the trials, then runs only the fusion (--profile-accel: the
 // accelerometer-only estimator) over each of them once, with callgrind's
@@ -36,6 +42,9 @@ var profileAccelerometer = false
 var gridPath: String?
 /// With --grid: run only this estimator ("fusion" or "accel"); the other's RMSE is printed as -1.
 var only: String?
+/// Where to write the simulated stress suite's recordings, and for which seeds.
+var simulateDirectory: String?
+var seeds: [UInt64] = [1]
 let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
   "accelerometerTimeConstant": \.accelerometerTimeConstant,
   "motionBiasTimeConstant": \.motionBiasTimeConstant,
@@ -70,6 +79,7 @@ let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
   "tiltShockScale": \.tiltShockScale,
   "tiltSpeedTimeConstant": \.tiltSpeedTimeConstant,
   "tiltTranslationRatio": \.tiltTranslationRatio,
+  "clippedHoldTime": \.clippedHoldTime,
 ]
 func set(_ assignment: Substring, in parameters: inout FusionParameters) {
   let parts = assignment.split(separator: "=").map(String.init)
@@ -95,6 +105,10 @@ while let a = arguments.next() {
     gridPath = path
   } else if a == "--only", let which = arguments.next() {
     only = which
+  } else if a == "--simulate", let directory = arguments.next() {
+    simulateDirectory = directory
+  } else if a == "--seeds", let list = arguments.next() {
+    seeds = list.split(separator: ",").compactMap { UInt64($0) }
   } else if a == "--profile" {
     profile = true
   } else if a == "--profile-accel" {
@@ -111,6 +125,28 @@ while let a = arguments.next() {
   } else {
     paths.append(a)
   }
+}
+if let simulateDirectory {
+  for seed in seeds {
+    for stressCase in StressSuite.cases {
+      let recording = stressCase.recording(seed: seed)
+      let path = "\(simulateDirectory)/sim_\(stressCase.name)_s\(seed).csv"
+      do {
+        try recording.broadCSV().write(toFile: path, atomically: true, encoding: .utf8)
+      } catch {
+        FileHandle.standardError.write(
+          "AttitudeBench: \(path): cannot write: \(error)\n".data(using: .utf8)!)
+        exit(1)
+      }
+      // The device description's part the fusion uses: the accelerometer's
+      // range, g, and the gyroscope's, rad/s (VQF cannot take them).
+      let rangePath = "\(simulateDirectory)/sim_\(stressCase.name)_s\(seed).range"
+      try? "\(recording.sensor.accelerometerRange) \(recording.sensor.gyroscopeRange)\n".write(
+        toFile: rangePath, atomically: true, encoding: .utf8)
+      print(path)
+    }
+  }
+  exit(0)
 }
 if paths.isEmpty {
   FileHandle.standardError.write(
@@ -207,6 +243,9 @@ if let gridPath {
       set(assignment, in: &p)
     }
     for trial in trials {
+      var p = p
+      if let range = trial.accelerometerRange { p.accelerometerRange = range }
+      if let range = trial.gyroscopeRange { p.gyroscopeRange = range }
       var fusion = GyroAccelFusion(parameters: p)
       var tilt = AccelerometerTiltEstimator(parameters: p)
       let fusionRMSE =
@@ -234,9 +273,14 @@ for path in paths {
     FileHandle.standardError.write("AttitudeBench: \(error)\n".data(using: .utf8)!)
     exit(1)
   }
+  var parameters = parameters
+  if let range = trial.accelerometerRange { parameters.accelerometerRange = range }
+  if let range = trial.gyroscopeRange { parameters.gyroscopeRange = range }
   var fusion = GyroAccelFusion(parameters: parameters)
   let fusionUp = upVectors(&fusion, trial.samples)
   let fusionRMSE = trial.inclinationRMSE(estimatedUp: fusionUp)
+  let fusionWindows = trial.inclinationWindows(estimatedUp: fusionUp)
+    .map { String($0) }.joined(separator: ", ")
   if let errorsPath {
     var text = "t_s,error_deg,scored,bias_x_deg_s,bias_y_deg_s,bias_z_deg_s\n"
     var rerun = GyroAccelFusion(parameters: parameters)
@@ -271,7 +315,8 @@ for path in paths {
     print(
       """
       {"trial": "\(trial.name)", "fusion_rmse_deg": \(fusionRMSE), \
-      "accel_rmse_deg": \(accelRMSE), "lowpass_rmse_deg": \(lowPassRMSE)}
+      "accel_rmse_deg": \(accelRMSE), "lowpass_rmse_deg": \(lowPassRMSE), \
+      "fusion_windows_deg": [\(fusionWindows)]}
       """)
     continue
   }
@@ -311,6 +356,6 @@ for path in paths {
     "allocations_in_timed_loops": \(allocations), \
     "motion_manager_allocations": \(managerAllocations), \
     "accelerometer_only_manager_allocations": \(accelAllocations), "passes": \(passes), \
-    "final_bias_deg_s": [\(b.x), \(b.y), \(b.z)]}
+    "final_bias_deg_s": [\(b.x), \(b.y), \(b.z)], "fusion_windows_deg": [\(fusionWindows)]}
     """)
 }

@@ -52,6 +52,7 @@ enum ReplayCommand: Command {
     let sink = try options.makeSink(card: configuration.card, title: title)
     let pipeline = TiltPipeline(
       configuration: configuration, hasGyroscope: source.hasGyroscope, buttons: source.buttons,
+      accelerometerRange: source.accelerometerRange, gyroscopeRange: source.gyroscopeRange,
       sink: sink)
     let player = RecordingPlayer(pipeline: pipeline)
     if sink is TerminalSink {
