@@ -45,6 +45,7 @@ public struct EvemuMotionSource: MotionSource {
 
   public var hasGyroscope: Bool { profile.gyroAxes != nil }
   public var buttons: Set<UInt16>? { profile.buttons }
+  public var notes: [String] { reader.check.notes.map(\.description) }
 
   public mutating func next() throws -> SourceItem? {
     while let frame = try reader.nextFrame() {
@@ -88,6 +89,7 @@ public struct CSVMotionSource: MotionSource {
   public var hasGyroscope: Bool { reader.hasGyroscope }
   /// A CSV log has no buttons.
   public var buttons: Set<UInt16>? { [] }
+  public var notes: [String] { reader.check.notes.map(\.description) }
 
   public mutating func next() throws -> SourceItem? {
     guard let record = try reader.nextSample() else { return nil }
