@@ -3,6 +3,9 @@ import Foundation
 import TestTools
 import Testing
 
+@testable import Tilt
+@testable import tilt_cli
+
 /// Issue 7's bad-input table through the built binary: `tilt-cli replay BAD
 /// --format jsonl` and `tilt-cli info BAD` must each exit 1 (not die of a
 /// signal, not hang) with one stderr line that names the file and the line
@@ -416,5 +419,31 @@ import Testing
     #expect(info.status == 0, "\(info.stderr)")
     #expect(info.stdout.contains("ground truth: opt_\\e]0;owned\\x07\n"), "\(info.stdout)")
     #expect(!info.stdout.contains("\u{1B}"))
+  }
+
+  /// A device's name (any local user with /dev/uinput picks it) reached
+  /// `devices`' table and `--json` raw. Now escaped as on every terminal.
+  @Test func aHostileDeviceNameIsEscapedByDevices() {
+    let info = DeviceInfo(
+      name: Self.hostileName, codes: [EventType.abs: [0, 1], EventType.key: [0x130]],
+      absInfo: [
+        0: AbsInfo(minimum: -32767, maximum: 32767), 1: AbsInfo(minimum: -32767, maximum: 32767),
+      ])
+    let listing = DeviceListing(
+      entries: [
+        DeviceListing.Entry(
+          device: DiscoveredDevice(path: "/dev/input/event4", info: info, openError: nil),
+          profile: DeviceProfile.classify(info))
+      ], directory: "/dev/input")
+    let table = listing.table
+    #expect(table.contains("pad\\e]0;owned\\x07\\e]52;c;aGk=\\x07 \\u{202E}x\\u{9B}2J"), "\(table)")
+    let json = listing.json.serialized(pretty: true)
+    #expect(
+      json.contains(#""name": "pad\u001b]0;owned\u0007\u001b]52;c;aGk=\u0007 \u202ex\u009b2J""#),
+      "\(json)")
+    for raw in ["\u{1B}", "\u{07}", "\u{202E}", "\u{9B}"] {
+      #expect(!table.contains(raw))
+      #expect(!json.contains(raw))
+    }
   }
 }
