@@ -2,6 +2,7 @@ import Evdev
 import Foundation
 import TestTools
 import Testing
+import TiltCard
 
 @testable import Tilt
 @testable import tilt_cli
@@ -445,5 +446,29 @@ import Testing
       #expect(!table.contains(raw))
       #expect(!json.contains(raw))
     }
+  }
+
+  /// `record` of a device whose name has a newline wrote it raw: the newline
+  /// injected header lines. Now the file keeps one `N:` line, and the name
+  /// read back is what the terminal shows for the device itself
+  /// (`TerminalText.escaped`): the writer's spelling and the terminal's agree.
+  @Test func recordKeepsAHostileNameOnOneHeaderLine() throws {
+    var info = RecorderTests.info
+    info.name = "pad\nN: injected\nI: 0003 0000 0000 0000\n" + Self.hostileName
+    let device = RecorderTests.FakeDevice(info: info, batches: [RecorderTests.frames(10, seed: 1)])
+    let path = try Self.scratchDirectory().appendingPathComponent("named.evemu").path
+    defer {
+      try? FileManager.default.removeItem(
+        at: URL(fileURLWithPath: path).deletingLastPathComponent())
+    }
+    _ = try Recorder(device: device, devicePath: "fake", outputPath: path, duration: nil).run()
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    let lines = text.split(separator: "\n")
+    #expect(lines.filter { $0.hasPrefix("N:") }.count == 1, "\(lines.prefix(40))")
+    #expect(lines.filter { $0.hasPrefix("I:") }.count == 1)
+    #expect(!text.contains("\u{1B}") && !text.contains("\u{9B}") && !text.contains("\u{202E}"))
+    let reader = try EvemuReader(path: path)
+    #expect(reader.info.name == TerminalText.escaped(info.name))
+    #expect(reader.info.id == info.id)
   }
 }
