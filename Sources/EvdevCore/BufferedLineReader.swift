@@ -62,6 +62,32 @@ final class BufferedLineReader {
     self.init(fileDescriptor: fd, path: name, expected: expected)
   }
 
+  /// Whether the file can be read again from its start (a regular file, not a
+  /// pipe or a device): what a reader needs to check a file before it plays it.
+  var canRewind: Bool { (try? Syscall.fileKind(fd)) == .regular }
+
+  /// Starts again from the first line.
+  func rewind() throws(RecordingError) {
+    do {
+      try Syscall.rewind(fd)
+    } catch {
+      throw RecordingError(
+        file: path, line: 0, kind: .io,
+        message:
+          "cannot read the file again from its start: \(error.message); check the file or disk")
+    }
+    start = 0
+    end = 0
+    atEOF = false
+    lineNumber = 0
+  }
+
+  /// Reads and drops lines up to and including line `number` (after ``rewind()``,
+  /// back to where a first pass stood).
+  func skip(toLine number: Int) throws(RecordingError) {
+    while lineNumber < number, try nextLine() != nil {}
+  }
+
   deinit {
     Syscall.close(fd)
     buffer.deallocate()

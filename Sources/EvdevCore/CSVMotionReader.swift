@@ -34,7 +34,9 @@ public struct MotionRecord: Hashable, Sendable {
 /// tuning `opt_qw … opt_qz` and `movement` (optional). Lines starting with `#`
 /// are skipped. Times must not go backwards; NaN and infinities are refused in
 /// every column but the ground truth and `movement`, as are times beyond
-/// ±10¹² s and readings beyond ±10⁹ (in the column's unit).
+/// ±10¹² s and readings beyond ±10⁹ (in the column's unit). A regular file is
+/// read through once at `init` (``check``), so a bad row anywhere is thrown
+/// before the first sample.
 public final class CSVMotionReader {
   /// Standard gravity, m/s² per g.
   public static let standardGravity = 9.80665
@@ -50,6 +52,9 @@ public final class CSVMotionReader {
   /// The 1-based number of the line read last.
   public var lineNumber: Int { lines.lineNumber }
   public var path: String { lines.path }
+  /// What reading the log through before its first row found: every row is
+  /// parsed then, so a bad row anywhere is an error before the first sample.
+  public private(set) var check = RecordingCheck.unchecked
 
   private let lines: BufferedLineReader
   private let time: Int
@@ -143,6 +148,19 @@ public final class CSVMotionReader {
     movement = index("movement")
     widestNeeded =
       ([time] + accel + (gyro ?? []) + (truth ?? []) + (movement.map { [$0] } ?? [])).max()!
+    if lines.canRewind {
+      var result = RecordingCheck(isChecked: true)
+      while let record = try nextSample() {
+        result.events += 1
+        result.duration = record.time
+      }
+      result.frames = result.events
+      check = result
+      try lines.rewind()
+      try lines.skip(toLine: headerNumber)
+      firstTime = nil
+      lastTime = -.infinity
+    }
   }
 
   /// The next row, or nil at the end of the file.

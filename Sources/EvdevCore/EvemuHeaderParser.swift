@@ -11,6 +11,10 @@ struct HeaderParser {
 
   init(path: String) { self.path = path }
 
+  /// The most mask bytes read per `B:` type and for `P:`: 1 024 bits, above
+  /// `KEY_CNT` (768), the largest code space.
+  static let maximumMaskBytes = 128
+
   /// Reads `# EVEMU major.minor` when the first line is one.
   mutating func parseVersion(_ line: UnsafeBufferPointer<UInt8>) {
     let text = String(decoding: line, as: UTF8.self)
@@ -85,6 +89,15 @@ struct HeaderParser {
     switch prefix {
     case UInt8(ascii: "P"):
       let n = try numbers(line, number: number, hex: 8, decimal: 0, optional: 0, what: "P: line")
+      // As for B: lines: 16 lines (1 024 bits) are far more than the kernel
+      // has properties (INPUT_PROP_CNT is 32: evemu-record writes one line),
+      // and the bit numbers stay within UInt16.
+      guard propertyBytes < Self.maximumMaskBytes else {
+        throw error(
+          .outOfRange,
+          "too many P: lines (more than \(Self.maximumMaskBytes / 8)); evemu-record writes one: "
+            + RecordingError.damagedLine)
+      }
       for (byteIndex, byte) in n.enumerated() {
         try checkByte(byte, number: number)
         for bit in 0..<8 where byte & (1 << bit) != 0 {
@@ -117,7 +130,7 @@ struct HeaderParser {
         return
       }
       let offset = maskBytes[type, default: 0]
-      guard offset < 128 else {
+      guard offset < Self.maximumMaskBytes else {
         throw error(.outOfRange, "too many B: lines for event type 0x\(String(type, radix: 16))")
       }
       for (byteIndex, byte) in n.dropFirst().enumerated() {

@@ -16,6 +16,12 @@
 /// Event times that go backwards are accepted, as `evemu-play` accepts them;
 /// they are counted in ``backwardSteps``. ``SampleDecoder`` keeps sample time
 /// monotonic.
+///
+/// A regular file is read through once at `init`, before the first frame
+/// (``check``): a malformed line anywhere is thrown then, with its line, and
+/// what a replay goes on with is said in ``RecordingCheck/notes`` (a last
+/// frame without `SYN_REPORT`, frames cut at ``maximumFrameEvents``). The
+/// pass keeps counts only. A pipe is checked line by line as it is read.
 public final class EvemuReader {
   /// The device the recording describes. `uniq` and `phys` are empty: the
   /// format does not record them. Absolute axes' `value` is 0.
@@ -26,6 +32,22 @@ public final class EvemuReader {
   public private(set) var backwardSteps = 0
   /// How many events have been read so far.
   public private(set) var eventCount = 0
+  /// What reading the file through before the first frame found.
+  public private(set) var check = RecordingCheck.unchecked
+
+  /// The most events one frame holds; a longer run without `SYN_REPORT` is
+  /// cut into frames of this many, and ``check`` says where.
+  ///
+  /// The kernel ends a frame itself when it would outgrow the device's
+  /// packet size (`input_handle_event` inserts `SYN_REPORT` at `max_vals`,
+  /// which `input_estimate_events_per_packet` sizes from the device: one
+  /// event per axis, one per multitouch axis and slot, a few for keys).
+  /// A device with 64 touch slots (touchscreens report 10 to 20) and every
+  /// axis there is, each `ABS_MT_*` axis once per slot (64 × 15) and every
+  /// other axis and relative axis once, stays under 1 200; every key
+  /// changing in one report adds 768. 4 096 events (96 KiB) is above both
+  /// together, and bounds memory whatever the file holds.
+  public static let maximumFrameEvents = 4096
 
   private let lines: BufferedLineReader
   private var pendingEventLine = false
@@ -85,17 +107,81 @@ public final class EvemuReader {
     info = header.info
     formatVersion = header.version
     pendingEvent = firstEvent
+    if let firstEvent, lines.canRewind {
+      let firstEventLine = lines.lineNumber
+      check = try checkEvents(from: firstEvent)
+      try lines.rewind()
+      try lines.skip(toLine: firstEventLine)
+    }
+  }
+
+  /// Reads the events from `first` to the end of the file as ``nextFrame()``
+  /// would, keeping counts only.
+  private func checkEvents(from first: InputEvent) throws(RecordingError) -> RecordingCheck {
+    var result = RecordingCheck(isChecked: true)
+    var inFrame = 0
+    var frameStart = 0
+    var cuts = 0
+    var firstCut = 0
+    var lastLine = lines.lineNumber
+    var earliest = first.time.totalMicroseconds
+    var latest = earliest
+    var event: InputEvent? = first
+    while let current = event {
+      let time = current.time.totalMicroseconds
+      earliest = min(earliest, time)
+      latest = max(latest, time)
+      result.events += 1
+      if inFrame == 0 { frameStart = lines.lineNumber }
+      inFrame += 1
+      if current.type == EventType.syn && current.code == SynCode.report {
+        result.frames += 1
+        inFrame = 0
+      } else if inFrame == Self.maximumFrameEvents {
+        result.frames += 1
+        inFrame = 0
+        cuts += 1
+        if cuts == 1 { firstCut = lines.lineNumber }
+      }
+      lastLine = lines.lineNumber
+      event = try readEventLine()
+    }
+    if cuts > 0 {
+      let such = cuts == 1 ? "1 such cut" : "\(cuts) such cuts"
+      result.notes.append(
+        RecordingError(
+          file: path, line: firstCut, kind: .frameTooLong,
+          message:
+            "\(Self.maximumFrameEvents) events without a SYN_REPORT, more than any device puts in"
+            + " one frame: cut there into a frame of its own (\(such) in the file); the recording"
+            + " lost its SYN_REPORT lines or was not written by evemu-record"))
+    }
+    if inFrame > 0 {
+      result.frames += 1
+      let span = frameStart == lastLine ? "line \(frameStart)" : "lines \(frameStart)–\(lastLine)"
+      let count = inFrame == 1 ? "1 event" : "\(inFrame) events"
+      result.notes.append(
+        RecordingError(
+          file: path, line: lastLine, kind: .unclosedFrame,
+          message:
+            "the last frame (\(span), \(count)) is not closed by SYN_REPORT: the recording was"
+            + " cut short; that frame is played as it is"))
+    }
+    result.duration = Double(latest - earliest) / 1_000_000
+    return result
   }
 
   /// The events up to and including the next `SYN_REPORT`, or nil at the end
   /// of the file. Events after the last `SYN_REPORT` come as a last frame
-  /// without one.
+  /// without one; a run of more than ``maximumFrameEvents`` without one is
+  /// cut into frames of that many.
   public func nextFrame() throws(RecordingError) -> Frame? {
     var events: [InputEvent] = []
     events.reserveCapacity(8)
     while let event = try nextEvent() {
       events.append(event)
       if event.type == EventType.syn && event.code == SynCode.report { break }
+      if events.count == Self.maximumFrameEvents { break }
     }
     return events.isEmpty ? nil : Frame(events: events)
   }

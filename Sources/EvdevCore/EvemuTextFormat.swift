@@ -21,9 +21,9 @@ struct EvemuTextFormat {
   /// kernel release and the DMI modalias there).
   func header(comments: [String]) -> String {
     var out = "# EVEMU \(Self.version)\n"
-    for comment in comments { out += "# \(comment)\n" }
+    for comment in comments { out += "# \(Self.oneLine(comment))\n" }
     out += description()
-    out += "N: \(info.name)\n"
+    out += "N: \(Self.oneLine(info.name))\n"
     out +=
       "I: \(hex4(info.id.bustype)) \(hex4(info.id.vendor)) \(hex4(info.id.product)) \(hex4(info.id.version))\n"
     var props = [UInt8](repeating: 0, count: 8)
@@ -53,9 +53,41 @@ struct EvemuTextFormat {
     return out
   }
 
+  /// `text` (a device's name) as one header line holds it: evemu-record
+  /// writes the name raw (`N: %s`) and libevemu reads it up to the first
+  /// `\n` or `\r` (`N: %m[^\n\r]`), so a name with a line break in it would
+  /// end early and inject lines into the header. Every control character is
+  /// written as the escape a terminal shows for it (`\n`, `\e`, `\x07`,
+  /// `\u{85}`, and the bidirectional overrides as `\u{202E}`, as
+  /// `TerminalText` spells them), so `evemu-play` names its device with the
+  /// escaped text and `info` shows the same name for the file as for the
+  /// device. Other text, UTF-8 and tabs included, is written as it is.
+  static func oneLine(_ text: String) -> String {
+    var out = ""
+    out.reserveCapacity(text.utf8.count)
+    for scalar in text.unicodeScalars {
+      switch scalar.value {
+      case 0x09: out.unicodeScalars.append(scalar)
+      case 0x0A: out += "\\n"
+      case 0x0D: out += "\\r"
+      case 0x1B: out += "\\e"
+      case 0x00..<0x20, 0x7F: out += "\\x" + hexDigits(scalar.value, 2)
+      case 0x80..<0xA0: out += "\\u{" + hexDigits(scalar.value, 2) + "}"
+      case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C:
+        out += "\\u{" + hexDigits(scalar.value, 4) + "}"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+
+  private static func hexDigits(_ value: UInt32, _ width: Int) -> String {
+    zeroPadded(String(value, radix: 16, uppercase: true), width)
+  }
+
   /// The evtest-like description evemu writes as comments.
   private func description() -> String {
-    var out = "# Input device name: \"\(info.name)\"\n"
+    var out = "# Input device name: \"\(Self.oneLine(info.name))\"\n"
     out +=
       "# Input device ID: bus \(alternateHex(info.id.bustype)) vendor \(alternateHex(info.id.vendor))"
     out += " product \(alternateHex(info.id.product)) version \(alternateHex(info.id.version))\n"

@@ -18,6 +18,10 @@ public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible
     case notFinite
     case timeBackwards
     case io
+    /// A note, not an error: the last frame has no `SYN_REPORT`.
+    case unclosedFrame
+    /// A note, not an error: a frame longer than any device makes was cut.
+    case frameTooLong
   }
 
   public var file: String

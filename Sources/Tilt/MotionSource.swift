@@ -45,12 +45,17 @@ public protocol MotionSource {
   var gyroscopeRange: Double? { get }
   /// The next step, or `nil` at the end of a recording.
   mutating func next() throws -> SourceItem?
+  /// What a user must be told about the source before it plays, each line
+  /// naming the file and line: a recording's last frame without
+  /// `SYN_REPORT`, frames cut that never ended (``RecordingCheck/notes``).
+  var notes: [String] { get }
 }
 
 extension MotionSource {
   public var buttons: Set<UInt16>? { nil }
   public var accelerometerRange: Double? { nil }
   public var gyroscopeRange: Double? { nil }
+  public var notes: [String] { [] }
 }
 
 extension DeviceProfile {

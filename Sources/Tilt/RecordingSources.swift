@@ -47,6 +47,7 @@ public struct EvemuMotionSource: MotionSource {
   public var buttons: Set<UInt16>? { profile.buttons }
   public var accelerometerRange: Double? { profile.accelerometerRange }
   public var gyroscopeRange: Double? { profile.gyroscopeRange }
+  public var notes: [String] { reader.check.notes.map(\.description) }
 
   public mutating func next() throws -> SourceItem? {
     while let frame = try reader.nextFrame() {
@@ -92,6 +93,7 @@ public struct CSVMotionSource: MotionSource {
   public var hasGyroscope: Bool { reader.hasGyroscope }
   /// A CSV log has no buttons.
   public var buttons: Set<UInt16>? { [] }
+  public var notes: [String] { reader.check.notes.map(\.description) }
 
   public mutating func next() throws -> SourceItem? {
     guard let record = try reader.nextSample() else { return nil }

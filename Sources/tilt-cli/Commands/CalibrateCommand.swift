@@ -79,7 +79,7 @@ struct ProgressLine {
     let width = 30
     let filled = Int((fraction * Double(width)).rounded(.down))
     let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-    StandardError.write("\r  \(bar) \(Int((fraction * 100).rounded(.down)))%")
+    StandardError.writeControl("\r  \(bar) \(Int((fraction * 100).rounded(.down)))%")
   }
 
   func end() {

@@ -35,6 +35,7 @@ enum ReplayCommand: Command {
     }
     let configuration = try options.tiltConfiguration()
     let source = try RecordingSource.open(path: path, configuration: configuration)
+    for note in source.notes { StandardError.write("tilt-cli replay: \(note)\n") }
     return try play(
       source, options: options, configuration: configuration, speed: speed,
       emptyNote: "tilt-cli replay: \(path) has no samples to play: nothing but its header "

@@ -1,6 +1,7 @@
 import Evdev
 import Foundation
 import Tilt
+import TiltCard
 
 extension DeviceListing {
   /// What a person reads: one line a device, usable ones first.
@@ -12,11 +13,15 @@ extension DeviceListing {
           directory == "/dev/input"
           ? "(a container or chroot without the host's devices?)"
           : "(it comes from TILT_INPUT_DIR; unset it to list /dev/input)"
-        return "\(directory) does not exist, so there are no input devices to list \(fix).\n"
+        return
+          "\(TerminalText.escaped(directory)) does not exist, so there are no input devices to list \(fix).\n"
       }
-      return "No input devices in \(directory). A tablet or laptop accelerometer, a gamepad "
+      return
+        "No input devices in \(TerminalText.escaped(directory)). A tablet or laptop accelerometer, a gamepad "
         + "with motion sensors or a joystick shows up here once attached.\n"
     }
+    // Names, nodes and errors come from devices (any user with /dev/uinput
+    // names one): each cell is shown with its control characters escaped.
     var rows = entries.map { entry -> [String] in
       let name = entry.device.info?.name ?? "?"
       guard let profile = entry.profile else {
@@ -34,6 +39,7 @@ extension DeviceListing {
       return [entry.device.path, profile.kind.rawValue, name, note]
     }
     rows += IIOLive.rows(iioDevices)
+    rows = rows.map { $0.map { TerminalText.escaped($0) } }
     let header = ["DEVICE", "KIND", "NAME", "NOTES"]
     let widths = (0..<3).map { column in
       ([header] + rows).map { $0[column].count }.max()!

@@ -64,6 +64,7 @@ struct SourceReport {
       return report
     }
     let reader = try EvemuReader(path: source)
+    for note in reader.check.notes { StandardError.write("tilt-cli info: \(note)\n") }
     let profile = DeviceProfile.classify(reader.info)
     var decoder = SampleDecoder(profile: profile)
     var probe = RateProbe()
@@ -165,7 +166,9 @@ struct SourceReport {
           String(format: "rate by the event clock: %.1f Hz", hz / timestampRate.appliedRate))
       }
     }
-    return lines.joined(separator: "\n") + "\n"
+    // The source's path, the device's name, a CSV log's column names: text
+    // from a device or a file, shown with its control characters escaped.
+    return lines.map { TerminalText.escaped($0) }.joined(separator: "\n") + "\n"
   }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TiltCard
 
 /// A JSON value for the CLI's reports (`devices --json`, `info --json`, `tune --json`).
 ///
@@ -76,6 +77,11 @@ enum JSONValue: Equatable {
       case "\r": out += "\\r"
       case "\t": out += "\\t"
       case _ where scalar.value < 0x20:
+        out += String(format: "\\u%04x", scalar.value)
+      // And what else a terminal would act on (DEL, C1, bidirectional
+      // overrides: ``TerminalText``), which JSON allows raw: a device's name
+      // in `--json` on a terminal stays inert.
+      case _ where !TerminalText.isSafe(String(scalar)):
         out += String(format: "\\u%04x", scalar.value)
       default: out.unicodeScalars.append(scalar)
       }

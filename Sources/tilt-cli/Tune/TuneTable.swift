@@ -259,13 +259,13 @@ final class ProgressBar {
     let width = 30
     let filled = min(width, done * width / total)
     drawn = true
-    StandardError.write(
+    StandardError.writeControl(
       "\r\u{1B}[K\(label) [" + String(repeating: "#", count: filled)
         + String(repeating: ".", count: width - filled) + "] \(done)/\(total) settings, "
         + String(format: "%.1f s", monotonicSeconds() - start))
   }
 
   func finish() {
-    if enabled, drawn { StandardError.write("\r\u{1B}[K") }
+    if enabled, drawn { StandardError.writeControl("\r\u{1B}[K") }
   }
 }
