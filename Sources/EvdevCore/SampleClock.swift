@@ -205,6 +205,7 @@ public struct ClockRateCheck: Hashable, Sendable {
     count += 1
     let point = Point(msc: msc, offset: event - msc)
     let index = (msc / (Self.bucketSeconds * 1_000_000)).rounded(.down)
+    var changed = false
     if index != bucket, let closed = open {
       minima.append(closed)
       if minima.count > Self.maximumBuckets {
@@ -212,9 +213,15 @@ public struct ClockRateCheck: Hashable, Sendable {
       }
       open = nil
       bucket = index
+      changed = true
     }
-    if open == nil || point.offset < open!.offset { open = point }
-    fit()
+    if open == nil || point.offset < open!.offset {
+      open = point
+      changed = changed || minima.count < 3
+    }
+    // The line changes only with its points: at most every bucketSeconds
+    // once three buckets are closed.
+    if changed { fit() }
     decide()
   }
 
