@@ -119,9 +119,9 @@ extension Int64 {
 /// wander (by more than 1 % after stalls of 0.1 s). What does not wander is
 /// the least delay: so the line is fitted through the point of least
 /// offset (event − MSC) in each ``bucketSeconds`` of `MSC_TIMESTAMP` (the
-/// lower envelope, as clock-skew estimation over a network does), with a
-/// second pass that leaves out buckets whose least delay was still
-/// late (a stall that covered the whole bucket). `rate` is the event
+/// lower envelope, as clock-skew estimation over a network does): a robust
+/// line first (Theil–Sen), then least squares without the buckets whose
+/// least delay was still late by it (a stall that covered a whole bucket). `rate` is the event
 /// clock's µs per `MSC_TIMESTAMP` µs along it; `rateError` its standard error.
 ///
 /// The event clock's rate wins when it differs from 1 by more than 0.5 %
@@ -247,15 +247,35 @@ public struct ClockRateCheck: Hashable, Sendable {
       return
     }
     if all.count >= 4 {
-      let residuals = all.map { $0.offset - line.at($0.msc) }.sorted { abs($0) < abs($1) }
-      let typical = abs(residuals[residuals.count / 2])
+      // A robust first line (Theil–Sen: the median of the pairwise slopes,
+      // then the median intercept), so that a late bucket cannot hide
+      // itself by pulling the line; then least squares without the late.
+      var slopes: [Double] = []
+      slopes.reserveCapacity(all.count * (all.count - 1) / 2)
+      for a in 0..<all.count {
+        for b in (a + 1)..<all.count where all[b].msc != all[a].msc {
+          slopes.append((all[b].offset - all[a].offset) / (all[b].msc - all[a].msc))
+        }
+      }
+      let slope = Self.median(slopes)
+      let intercept = Self.median(all.map { $0.offset - slope * $0.msc })
+      let typical = Self.median(all.map { abs($0.offset - intercept - slope * $0.msc) })
       let late = Swift.max(Self.lateBucket, 4 * 1.4826 * typical)
-      if let kept = Self.line(through: all, skip: { $0.offset - line.at($0.msc) > late }) {
+      if let kept = Self.line(
+        through: all, skip: { $0.offset - intercept - slope * $0.msc > late })
+      {
         line = kept
       }
     }
     rate = 1 + line.slope
     rateError = line.slopeError
+  }
+
+  static func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
   }
 
   struct Line {
