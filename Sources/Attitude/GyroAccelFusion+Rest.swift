@@ -42,7 +42,7 @@ extension GyroAccelFusion {
     let steady =
       (gyro - restGyroMean).lengthSquared < restGyroscopeLimit2
       && (acceleration - restAccelMean).lengthSquared < restAccelerometerLimit2
-      && restGyroMean.lengthSquared < restGyroscopeLimit2
+      && (restGyroMean - biasCentre).lengthSquared < restGyroscopeLimit2
     guard steady else {
       isAtRest = false
       // Most samples of a moving card: a test is cheaper than clearing the window.

@@ -68,6 +68,10 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
 
   /// The estimated gyroscope bias, rad/s, card frame.
   public internal(set) var bias: Vector3 = .zero
+  /// What ``bias`` is learned about (±``FusionParameters/maximumBias``) and
+  /// what the rest test measures the steady rate from: zero, or a seeded
+  /// calibration beyond ``FusionParameters/maximumBias`` (``seedBias(_:)``).
+  var biasCentre: Vector3 = .zero
   /// True while the card rests: a rest window has been accepted and the
   /// readings have stayed steady since.
   public internal(set) var isAtRest = false
@@ -314,13 +318,23 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// ``FusionParameters/maximumBias``). It is not trusted blindly: the first
   /// rest either confirms it (the two are weighted by their variances) or,
   /// if it contradicts it, replaces it.
+  ///
+  /// A calibration knows biases the fusion cannot learn by itself: up to
+  /// ``GyroBiasCalibration/maximumBias`` on an axis. Where it is beyond
+  /// ``FusionParameters/maximumBias``, the seed becomes the centre of what the
+  /// fusion learns on that axis (±``FusionParameters/maximumBias`` about it)
+  /// and of its rest test, as zero is without a calibration.
   public mutating func seedBias(_ estimate: GyroBiasEstimate) {
     let floor = restGyroscopeNoise2
     func variance(_ s: Double) -> Double {
       s.isFinite ? min(max(s * s, floor), maximumBias2) : maximumBias2
     }
-    bias = estimate.bias.isFinite ? estimate.bias : .zero
-    clampBias()
+    let limit = GyroBiasCalibration.maximumBias
+    func seed(_ b: Double) -> Double { min(max(b, -limit), limit) }
+    let seeded = estimate.bias.isFinite ? estimate.bias : .zero
+    bias = Vector3(seed(seeded.x), seed(seeded.y), seed(seeded.z))
+    func centre(_ b: Double) -> Double { abs(b) > parameters.maximumBias ? b : 0 }
+    biasCentre = Vector3(centre(bias.x), centre(bias.y), centre(bias.z))
     let u = estimate.uncertainty
     biasCovariance = BiasCovariance(variances: Vector3(variance(u.x), variance(u.y), variance(u.z)))
     confirmedBias = bias
@@ -671,6 +685,9 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
 
   mutating func clampBias() {
     let m = parameters.maximumBias
-    bias = Vector3(min(max(bias.x, -m), m), min(max(bias.y, -m), m), min(max(bias.z, -m), m))
+    let c = biasCentre
+    bias = Vector3(
+      min(max(bias.x, c.x - m), c.x + m), min(max(bias.y, c.y - m), c.y + m),
+      min(max(bias.z, c.z - m), c.z + m))
   }
 }

@@ -95,14 +95,14 @@ struct SampleClock {
 extension Int64 {
   /// `self + other`, or the nearest end of the range where that overflows.
   @inline(__always)
-  func saturatingAdd(_ other: Int64) -> Int64 {
+  fileprivate func saturatingAdd(_ other: Int64) -> Int64 {
     let (sum, overflow) = addingReportingOverflow(other)
     return overflow ? (other > 0 ? .max : .min) : sum
   }
 
   /// `self - other`, or the nearest end of the range where that overflows.
   @inline(__always)
-  func saturatingSubtract(_ other: Int64) -> Int64 {
+  fileprivate func saturatingSubtract(_ other: Int64) -> Int64 {
     let (difference, overflow) = subtractingReportingOverflow(other)
     return overflow ? (other < 0 ? .max : .min) : difference
   }
@@ -111,27 +111,53 @@ extension Int64 {
 /// Whether a device's `MSC_TIMESTAMP` clock runs at the event clock's rate.
 ///
 /// Each frame with `MSC_TIMESTAMP` adds a point (MSC µs, event µs), both
-/// since the start of the line; a least-squares line through them gives the
-/// event clock's µs per `MSC_TIMESTAMP` µs (`rate`) and its standard error,
-/// which grows with the jitter of the event times (USB and Bluetooth
-/// delivery, reports that carry several samples). The event clock's rate wins
-/// when it differs from 1 by more than 0.5 % and by more than four standard
-/// errors, over at least 0.5 s and 20 frames; it stops winning when the
-/// difference falls below half of that. hid-nintendo's counter, made up from
-/// a truncated average report interval, runs 6 % slow; a crystal's error is
-/// a hundred times smaller.
+/// since the start of the line. An event time is the device's time plus a
+/// delivery delay that is never negative and varies: USB and Bluetooth
+/// polling, reports that carry several samples at one event time
+/// (hid-nintendo: three), a reader or a virtual machine that stalls and
+/// catches up. Those delays make a least-squares line through every point
+/// wander (by more than 1 % after stalls of 0.1 s). What does not wander is
+/// the least delay: so the line is fitted through the point of least
+/// offset (event − MSC) in each ``bucketSeconds`` of `MSC_TIMESTAMP` (the
+/// lower envelope, as clock-skew estimation over a network does): a robust
+/// line first (Theil–Sen), then least squares without the buckets whose
+/// least delay was still late by it (a stall that covered a whole bucket). `rate` is the event
+/// clock's µs per `MSC_TIMESTAMP` µs along it; `rateError` its standard error.
+///
+/// The event clock's rate wins when it differs from 1 by more than 0.5 %
+/// and by more than four standard errors, over at least 0.5 s and 20
+/// frames; it stays winning, following the rate, until the difference falls
+/// below half the 0.5 %: one rate, not two in turn. hid-nintendo's counter,
+/// made up from a truncated average report interval, runs up to 7 % slow
+/// (15.1 ms reports stamped 15 ms: 0.67 %); a crystal's error is a hundred
+/// times smaller. The line is fitted over the last ``maximumBuckets``
+/// buckets (4 s): hid-nintendo recomputes its average every 300 reports
+/// (4.5 s at 15 ms), and its counter's rate changes with it, which a line
+/// since the start would blend forever; 4 s of least delays still give the
+/// rate to a few parts in 10⁴.
 public struct ClockRateCheck: Hashable, Sendable {
+  /// A bucket's point of least offset: MSC µs and event − MSC µs.
+  struct Point: Hashable, Sendable {
+    var msc: Double
+    var offset: Double
+  }
+
   /// Frames on the current line.
   public private(set) var count = 0
-  private var meanMsc = 0.0
-  private var meanEvent = 0.0
-  private var sumMscMsc = 0.0
-  private var sumMscEvent = 0.0
-  private var sumEventEvent = 0.0
+  /// The least-offset point of each closed bucket, oldest first.
+  private var minima: [Point] = []
+  /// The open bucket's index and its least-offset point so far.
+  private var bucket = 0.0
+  private var open: Point?
   private var spanStart = 0.0
   private var spanEnd = 0.0
   private var eventSpanStart = 0.0
   private var eventSpanEnd = 0.0
+  /// Event µs per `MSC_TIMESTAMP` µs along the current line, or nil before
+  /// two buckets (or two points in the first).
+  public private(set) var rate: Double?
+  /// The standard error of `rate`, or nil with fewer than three points.
+  public private(set) var rateError: Double?
   /// Whether `MSC_TIMESTAMP` steps are scaled to the event clock's rate.
   public private(set) var eventClockWins = false
   /// The rate applied to each `MSC_TIMESTAMP` step: `rate` while the event
@@ -144,22 +170,20 @@ public struct ClockRateCheck: Hashable, Sendable {
   public static let minimumSeconds = 0.5
   /// The fewest frames that can decide.
   public static let minimumFrames = 20
+  /// The `MSC_TIMESTAMP` seconds of one bucket: half of the shortest line
+  /// that decides, so it has points of two buckets and more; long enough
+  /// that a device's reports (every 4 to 16 ms) put tens in each, so the
+  /// least delay of each is near the device's least.
+  public static let bucketSeconds = 0.25
+  /// The most buckets the line is fitted through: the last 4 s.
+  public static let maximumBuckets = 16
+  /// A bucket whose least offset is later than the line by more than this
+  /// (µs), and than four times the buckets' typical distance from it, is
+  /// left out of the second pass: a millisecond is more than a device's
+  /// least delay varies, less than a stall.
+  static let lateBucket = 1000.0
 
   public init() {}
-
-  /// Event µs per `MSC_TIMESTAMP` µs along the current line, or nil before two
-  /// distinct points.
-  public var rate: Double? {
-    guard count >= 2, sumMscMsc > 0 else { return nil }
-    return sumMscEvent / sumMscMsc
-  }
-
-  /// The standard error of `rate`, or nil with fewer than three points.
-  public var rateError: Double? {
-    guard count >= 3, sumMscMsc > 0 else { return nil }
-    let residual = Swift.max(0, sumEventEvent - sumMscEvent * sumMscEvent / sumMscMsc)
-    return (residual / Double(count - 2) / sumMscMsc).squareRoot()
-  }
 
   /// The length of the current line in `MSC_TIMESTAMP` seconds.
   public var seconds: Double { (spanEnd - spanStart) / 1_000_000 }
@@ -172,21 +196,32 @@ public struct ClockRateCheck: Hashable, Sendable {
       spanEnd = msc
       eventSpanStart = event
       eventSpanEnd = event
+      bucket = (msc / (Self.bucketSeconds * 1_000_000)).rounded(.down)
     }
     spanStart = Swift.min(spanStart, msc)
     spanEnd = Swift.max(spanEnd, msc)
     eventSpanStart = Swift.min(eventSpanStart, event)
     eventSpanEnd = Swift.max(eventSpanEnd, event)
     count += 1
-    // Welford's update of the means and co-moments.
-    let n = Double(count)
-    let dMsc = msc - meanMsc
-    let dEvent = event - meanEvent
-    meanMsc += dMsc / n
-    meanEvent += dEvent / n
-    sumMscMsc += dMsc * (msc - meanMsc)
-    sumMscEvent += dMsc * (event - meanEvent)
-    sumEventEvent += dEvent * (event - meanEvent)
+    let point = Point(msc: msc, offset: event - msc)
+    let index = (msc / (Self.bucketSeconds * 1_000_000)).rounded(.down)
+    var changed = false
+    if index != bucket, let closed = open {
+      minima.append(closed)
+      if minima.count > Self.maximumBuckets {
+        minima.removeFirst(minima.count - Self.maximumBuckets)
+      }
+      open = nil
+      bucket = index
+      changed = true
+    }
+    if open == nil || point.offset < open!.offset {
+      open = point
+      changed = changed || minima.count < 3
+    }
+    // The line changes only with its points: at most every bucketSeconds
+    // once three buckets are closed.
+    if changed { fit() }
     decide()
   }
 
@@ -197,6 +232,89 @@ public struct ClockRateCheck: Hashable, Sendable {
     self = ClockRateCheck()
     eventClockWins = wins
     appliedRate = applied
+  }
+
+  /// The line through the buckets' least offsets, then again without the
+  /// buckets that were late.
+  private mutating func fit() {
+    // The open bucket counts only until three are closed: its least delay so
+    // far may still be a stall's.
+    var all = minima
+    if let open, minima.count < 3 { all.append(open) }
+    guard var line = Self.line(through: all, skip: { _ in false }) else {
+      rate = nil
+      rateError = nil
+      return
+    }
+    if all.count >= 4 {
+      // A robust first line (Theil–Sen: the median of the pairwise slopes,
+      // then the median intercept), so that a late bucket cannot hide
+      // itself by pulling the line; then least squares without the late.
+      var slopes: [Double] = []
+      slopes.reserveCapacity(all.count * (all.count - 1) / 2)
+      for a in 0..<all.count {
+        for b in (a + 1)..<all.count where all[b].msc != all[a].msc {
+          slopes.append((all[b].offset - all[a].offset) / (all[b].msc - all[a].msc))
+        }
+      }
+      let slope = Self.median(slopes)
+      let intercept = Self.median(all.map { $0.offset - slope * $0.msc })
+      let typical = Self.median(all.map { abs($0.offset - intercept - slope * $0.msc) })
+      let late = Swift.max(Self.lateBucket, 4 * 1.4826 * typical)
+      if let kept = Self.line(
+        through: all, skip: { $0.offset - intercept - slope * $0.msc > late })
+      {
+        line = kept
+      }
+    }
+    rate = 1 + line.slope
+    rateError = line.slopeError
+  }
+
+  static func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+  }
+
+  struct Line {
+    var slope: Double
+    var intercept: Double
+    var slopeError: Double?
+    func at(_ x: Double) -> Double { intercept + slope * x }
+  }
+
+  /// Least squares through the points not skipped; nil without two distinct ones.
+  static func line(through points: [Point], skip: (Point) -> Bool) -> Line? {
+    var n = 0.0
+    var meanX = 0.0
+    var meanY = 0.0
+    for p in points where !skip(p) {
+      n += 1
+      meanX += (p.msc - meanX) / n
+      meanY += (p.offset - meanY) / n
+    }
+    guard n >= 2 else { return nil }
+    var sxx = 0.0
+    var sxy = 0.0
+    for p in points where !skip(p) {
+      sxx += (p.msc - meanX) * (p.msc - meanX)
+      sxy += (p.msc - meanX) * (p.offset - meanY)
+    }
+    guard sxx > 0 else { return nil }
+    let slope = sxy / sxx
+    let intercept = meanY - slope * meanX
+    var error: Double?
+    if n >= 3 {
+      var sse = 0.0
+      for p in points where !skip(p) {
+        let r = p.offset - (intercept + slope * p.msc)
+        sse += r * r
+      }
+      error = (sse / (n - 2) / sxx).squareRoot()
+    }
+    return Line(slope: slope, intercept: intercept, slopeError: error)
   }
 
   /// The rates a `MSC_TIMESTAMP` clock can plausibly be off by: a counter
@@ -213,7 +331,7 @@ public struct ClockRateCheck: Hashable, Sendable {
     else { return }
     let difference = abs(rate - 1)
     if eventClockWins {
-      if difference < Swift.max(Self.minimumDifference, 4 * error) / 2 { eventClockWins = false }
+      if difference < Self.minimumDifference / 2 { eventClockWins = false }
     } else if difference > Swift.max(Self.minimumDifference, 4 * error) {
       eventClockWins = true
     }

@@ -1,6 +1,7 @@
 import Attitude
 import Evdev
 import EvdevCore
+import Foundation
 import SystemCalls
 
 /// Measures a live device's gyroscope bias while it is held still, as
@@ -14,7 +15,17 @@ public final class GyroCalibrator {
     public var device: DeviceInfo
     /// As stored: deg/s, card frame.
     public var bias: StoredGyroBias
+    /// True when the bias is beyond what the fusion learns by itself
+    /// (``largeBiasDegreesPerSecond`` on an axis): live drifts without it.
+    public var isLarge: Bool
   }
+
+  /// The largest bias the fusion learns by itself, deg/s on an axis
+  /// (``FusionParameters/maximumBias``); a calibration beyond it is large.
+  public static let largeBiasDegreesPerSecond = FusionParameters().maximumBias * 180 / .pi
+  /// The largest bias measured, deg/s on an axis
+  /// (``GyroBiasCalibration/maximumBias``); a steadier rate is a turn.
+  public static let maximumBiasDegreesPerSecond = GyroBiasCalibration.maximumBias * 180 / .pi
 
   public let devicePath: String
   public let info: DeviceInfo
@@ -40,8 +51,10 @@ public final class GyroCalibrator {
   deinit { device.close() }
 
   /// Reads the device for `seconds` of wall time, calling `progress` with
-  /// the fraction done (0…1) as samples arrive. Fails when the device moved,
-  /// went away or sent nothing.
+  /// the fraction done (0…1) as samples arrive. Fails when the device moved
+  /// (its readings varied: motion is variation, not size), read a steady
+  /// rate beyond ``maximumBiasDegreesPerSecond`` (a turn), went away or sent
+  /// nothing.
   public func measure(seconds: Double, progress: (Double) -> Void = { _ in }) throws -> Result {
     var calibration = GyroBiasCalibration()
     let start = monotonicSeconds()
@@ -66,6 +79,16 @@ public final class GyroCalibrator {
       left = seconds - (monotonicSeconds() - start)
       progress(min(1, max(0, 1 - left / seconds)))
     }
+    if calibration.isBeyondMaximum, let mean = calibration.bias {
+      let b = mean * (180 / .pi)
+      throw TiltError(
+        "\(devicePath): the gyroscope read a steady "
+          + [b.x, b.y, b.z].map { String(format: "%.3f", $0) }.joined(separator: ", ")
+          + " deg/s, more than a gyroscope's bias can be ("
+          + String(format: "%.0f", Self.maximumBiasDegreesPerSecond)
+          + " deg/s on an axis): the device was turning; "
+          + "lay it on a table and run 'tilt-cli calibrate' again. Nothing was stored.")
+    }
     guard let estimate = calibration.estimate else {
       throw TiltError(
         "\(devicePath): \"\(info.name)\" sent no gyroscope samples in \(seconds) s; "
@@ -73,6 +96,7 @@ public final class GyroCalibrator {
     }
     return Result(
       devicePath: devicePath, device: info,
-      bias: StoredGyroBias(estimate, samples: calibration.sampleCount, origin: .calibration))
+      bias: StoredGyroBias(estimate, samples: calibration.sampleCount, origin: .calibration),
+      isLarge: calibration.isLarge)
   }
 }

@@ -13,14 +13,18 @@ enum CalibrateCommand: Command {
     The bias is stored under $XDG_STATE_HOME/tilt (else ~/.local/state/tilt),
     one file a device (by its uniq, else bus, vendor, product and name), and
     'tilt-cli live' starts from it. A device that moves during the
-    measurement gets exit 1 and nothing is stored.
+    measurement gets exit 1 and nothing is stored. Moving is judged by how
+    the readings vary, not by their mean: a steady bias of any size up to
+    \(degrees(GyroCalibrator.maximumBiasDegreesPerSecond)) deg/s on an axis is measured, and said to be large beyond the
+    \(degrees(GyroCalibrator.largeBiasDegreesPerSecond)) deg/s that live learns by itself (such a device drifts without it).
 
     OPTIONS:
       --device PATH           The evdev node (default: the first motion device with
                               a gyroscope).
       --duration S            Seconds to measure, 0.5 to 600 (default: 3).
-      --json                  Print {"device", "bias", "uncertainty", "samples"}:
-                              bias and uncertainty in deg/s, card coordinates.
+      --json                  Print {"device", "bias", "uncertainty", "samples",
+                              "large"}: bias and uncertainty in deg/s, card
+                              coordinates; large true beyond \(degrees(GyroCalibrator.largeBiasDegreesPerSecond)) deg/s on an axis.
     """
   static let spec = CommandLineArguments.Spec(
     options: ["device", "duration"], flags: ["json"])
@@ -54,6 +58,7 @@ enum CalibrateCommand: Command {
         ("bias", .array([.number(b.x), .number(b.y), .number(b.z)])),
         ("uncertainty", .number(result.bias.uncertaintyDegreesPerSecond)),
         ("samples", .number(Double(result.bias.samples))),
+        ("large", .bool(result.isLarge)),
       ]
       print(JSONValue.object(fields).serialized())
     } else {
@@ -61,13 +66,19 @@ enum CalibrateCommand: Command {
         """
         gyroscope bias of \(path) ("\(result.device.name)"), deg/s, card axes:
           x \(format(b.x))  y \(format(b.y))  z \(format(b.z))  (± \(format(result.bias.uncertaintyDegreesPerSecond)), \(result.bias.samples) samples)
-        stored in \(store.path(for: result.device)); 'tilt-cli live' starts from it.
         """)
+      if result.isLarge {
+        print(
+          "  large: beyond the \(format(GyroCalibrator.largeBiasDegreesPerSecond)) deg/s that 'tilt-cli live' "
+            + "learns by itself; without this calibration the device drifts.")
+      }
+      print("stored in \(store.path(for: result.device)); 'tilt-cli live' starts from it.")
     }
     return ExitStatus.success
   }
 
   private static func format(_ value: Double) -> String { String(format: "%.3f", value) }
+  private static func degrees(_ value: Double) -> String { String(format: "%g", value) }
 }
 
 /// A progress bar redrawn in place on standard error, when it is a terminal.
