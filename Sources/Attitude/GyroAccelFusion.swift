@@ -168,9 +168,9 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// ``FusionParameters/gyroscopeRange``, rad/s.
   let saturationLimit: Double
   /// The square of ``clipLimit``, and of ``saturationLimit`` less the
-  /// largest bias's length.
+  /// largest bias's length (a seeded ``biasCentre`` and what is learnt about it).
   let clipLimit2: Double
-  let saturationLimit2: Double
+  var saturationLimit2: Double
   /// The time until which the accelerometer does not correct the
   /// inclination: ``FusionParameters/clippedHoldTime`` after the last
   /// clipped reading, seconds.
@@ -293,9 +293,17 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     clipLimit = parameters.accelerometerRange
     saturationLimit = parameters.gyroscopeRange
     clipLimit2 = clipLimit * clipLimit
-    let saturationGate = max(0, saturationLimit - parameters.maximumBias * 3.0.squareRoot())
-    saturationLimit2 = saturationGate * saturationGate
+    saturationLimit2 = 0
+    updateSaturationGate()
     updateRestGate()
+  }
+
+  /// No bias-corrected rate shorter than ``saturationLimit`` less the
+  /// largest bias can have an axis at the limit.
+  mutating func updateSaturationGate() {
+    let largestBias = parameters.maximumBias * 3.0.squareRoot() + biasCentre.length
+    let gate = max(0, saturationLimit - largestBias)
+    saturationLimit2 = gate * gate
   }
 
   /// A fusion that starts from a stored bias estimate (see ``seedBias(_:)``).
@@ -335,6 +343,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     bias = Vector3(seed(seeded.x), seed(seeded.y), seed(seeded.z))
     func centre(_ b: Double) -> Double { abs(b) > parameters.maximumBias ? b : 0 }
     biasCentre = Vector3(centre(bias.x), centre(bias.y), centre(bias.z))
+    updateSaturationGate()
     let u = estimate.uncertainty
     biasCovariance = BiasCovariance(variances: Vector3(variance(u.x), variance(u.y), variance(u.z)))
     confirmedBias = bias
