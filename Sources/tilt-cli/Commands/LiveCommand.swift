@@ -49,6 +49,7 @@ enum LiveCommand: Command {
       page = try LivePage(
         address: address, card: configuration.card, title: manager.deviceInfo.name)
       try page?.attach(to: manager)
+      (manager.pipeline.sink as? TerminalSink)?.servedURL = page?.server.url
     }
     defer { page?.server.close() }
     if manager.pipeline.sink is TerminalSink {
