@@ -191,6 +191,10 @@ enum ScreenCells {
           let p = String(String.UnicodeScalarView(scalars[min(i + 2, j)..<j])).split(
             separator: ";"
           ).map { Int($0) ?? 0 }
+          if p.isEmpty {
+            fg = nil
+            bg = nil
+          }
           var k = 0
           while k < p.count {
             switch p[k] {
