@@ -35,14 +35,16 @@ struct TerminalColor: Hashable, Sendable {
     return dr * dr + dg * dg + db * db
   }
 
-  /// Distance with the colour difference (Cb, Cr) counted twice over the
-  /// lightness: a palette colour of the same hue, a little lighter or
-  /// darker, is nearer than a grey or another hue of the same lightness.
+  /// Distance with the difference in lightness counted three times over the
+  /// difference in colour (Cb, Cr): a palette colour as light as this one is
+  /// nearer than one of the same hue but darker, so the sheen over a face
+  /// comes out lighter, never as a darker ring (with plain RGB distance the
+  /// violet face under the sheen took a darker blue).
   func hueWeightedDistance(to o: TerminalColor) -> Double {
     let dy = luma - o.luma
     let dcb = (b - luma) - (o.b - o.luma)
     let dcr = (r - luma) - (o.r - o.luma)
-    return dy * dy + 2 * (dcb * dcb + dcr * dcr)
+    return 3 * dy * dy + dcb * dcb + dcr * dcr
   }
 
   /// Rec. 709 luma, 0…255.
@@ -93,8 +95,20 @@ enum TerminalInk: Hashable, Sendable {
 /// keeps it; the bright variant is taken where the sheen is strongest.
 enum TerminalPalette {
   static let cubeLevels: [Double] = [0, 95, 135, 175, 215, 255]
-  /// The xterm 256-colour index nearest to `c`.
-  static func index256(_ c: TerminalColor) -> UInt8 {
+  /// The xterm 256-colour index nearest to `c`; with `under`, the face
+  /// that `c` is `under` screened by `glow` (the sheen), one no darker than
+  /// the face under less of the sheen comes out, so the sheen brightens
+  /// steadily toward its middle, never through a darker ring.
+  static func index256(_ c: TerminalColor, under: TerminalColor? = nil, glow: Double = 0)
+    -> UInt8
+  {
+    var floor = -1.0
+    if let under {
+      for k in 0..<4 {
+        let lesser = under.screened(glow * Double(k) / 4)
+        floor = max(floor, rgb(ofIndex256: index256(lesser)).luma)
+      }
+    }
     let c = c.clamped
     func around(_ v: Double, _ levels: [Double]) -> [Int] {
       var i = 0
@@ -107,7 +121,9 @@ enum TerminalPalette {
       for g in around(c.g, cubeLevels) {
         for b in around(c.b, cubeLevels) {
           let i = UInt8(16 + 36 * r + 6 * g + b)
-          let d = rgb(ofIndex256: i).hueWeightedDistance(to: c)
+          let candidate = rgb(ofIndex256: i)
+          let d =
+            candidate.hueWeightedDistance(to: c) + (candidate.luma < floor ? 1e9 : 0)
           if d < bestDistance {
             best = i
             bestDistance = d

@@ -495,7 +495,14 @@ struct TerminalCells {
         UInt8(c.r.rounded()), UInt8(c.g.rounded()), UInt8(c.b.rounded()))
       return (rgb, c)
     case .palette256:
-      let i = TerminalPalette.index256(c)
+      // The face without the sheen (screen: c = base + glow·(255 − base)).
+      let base =
+        glow > 0.01 && glow < 1
+        ? TerminalColor(
+          (c.r - 255 * glow) / (1 - glow), (c.g - 255 * glow) / (1 - glow),
+          (c.b - 255 * glow) / (1 - glow))
+        : nil
+      let i = TerminalPalette.index256(c, under: base, glow: glow)
       return (.index256(i), TerminalPalette.rgb(ofIndex256: i))
     case .palette16:
       var i = TerminalPalette.ansiHue(c)
