@@ -1,13 +1,29 @@
 import Foundation
 
-/// Draws a frame as text for a terminal: the card in perspective with half
-/// blocks (two pixels a cell, `▀` with foreground above and background below),
-/// in 24-bit, 256 or 16 colours or none at all (``ColorMode``), under an
-/// optional heading, then pitch and roll and the keys.
+/// Draws a frame as text for a terminal: a heading (the source, a replay's
+/// time and progress, the served URL), the card with the page's design in
+/// perspective, then pitch, roll, the flip and the keys.
+///
+/// The card is drawn in 2 × 2 subpixels a cell (``TerminalCanvas``): half
+/// blocks, and quadrants where a cell's two halves differ in shape (the
+/// corners, the edges, the chip), so corners are round and edges smooth at
+/// 80 × 24. In 24-bit and 256 colours the card stands on a backdrop with
+/// its shadow, the light and the sheen; in 16 colours the faces keep their
+/// hue, the sheen is their bright variant and the shadow a hard black one;
+/// without colour (``ColorMode/none``) it is the card's outline in blocks.
+///
+/// Text is never drawn into the pixels: each line of a face is written as
+/// characters, upright and at the terminal's own size, starting at the
+/// cell where its face point is projected (its left end; "TILT" its right
+/// end). So it moves and tilts with the card but always reads left to right,
+/// on the back as on the front (the back face is drawn pre-turned, so its
+/// left is on the left after a flip). A line is drawn only where every cell
+/// of it, and one cell either side, is wholly on the face, and only while the
+/// face is turned less than 60° from the viewer (shade < 0.5); otherwise its
+/// shorter form, or nothing: never a cut word.
 ///
 /// ``render(_:columns:rows:)`` is pure: it returns the escape sequences that
-/// home the cursor and redraw the whole screen in place, so it can be tested
-/// and a live loop only writes the string.
+/// home the cursor and redraw the whole screen in place.
 public struct TerminalRenderer: Sendable {
   /// The colours a terminal can show, chosen once from its environment
   /// (``init(environment:)``) and passed in.
@@ -16,7 +32,8 @@ public struct TerminalRenderer: Sendable {
     case trueColor
     /// xterm's 256-colour palette (a `TERM` with `256color`).
     case palette256
-    /// The 8 ANSI colours every colour terminal has (`TERM=linux`, `vt220`, `xterm`…).
+    /// The 16 ANSI colours (8 and their bright variants) of `TERM=linux`,
+    /// `vt220`, `xterm`…
     case palette16
     /// No colour escapes at all (`NO_COLOR`, `TERM=dumb`): the card in block
     /// characters, text as it is.
@@ -44,283 +61,691 @@ public struct TerminalRenderer: Sendable {
     }
   }
 
+  /// The block characters the terminal's font has.
+  public enum Blocks: Hashable, Sendable {
+    /// Half blocks and quadrants (Block Elements): every terminal font but
+    /// the console's.
+    case quadrants
+    /// Half blocks only (`▀▄█▌▐`): the Linux console's fonts (cp437-like)
+    /// have no quadrants.
+    case halfBlocks
+
+    /// ``halfBlocks`` for the Linux console (`TERM=linux`), else ``quadrants``.
+    public init(environment: [String: String]) {
+      let term = environment["TERM"] ?? ""
+      self = term == "linux" || term.hasPrefix("linux-") ? .halfBlocks : .quadrants
+    }
+  }
+
   public var configuration: CardConfiguration
   public var colorMode: ColorMode
+  public var blocks: Blocks
   public var frontTitle: String
+  public var frontSubtitle: String
   public var backTitle: String
-  /// A line above the card saying what is shown (a device, the bundled demo);
-  /// `nil` for none.
+  public var backSubtitle: String
+  /// The first line: what is shown (a file, a device, the bundled demo);
+  /// `nil` for none. Drawn escaped (``TerminalText/escaped(_:)``): a name
+  /// comes from whoever made the device or the file.
   public var heading: String?
+  /// Whether the heading shows the frame's time (a replay).
+  public var showsTime: Bool
+  /// A replay's length in seconds: the heading shows progress through it.
+  public var duration: Double?
+  /// The live page's URL (`--serve`), kept on the screen under the heading.
+  public var servedURL: String?
 
   public init(
     configuration: CardConfiguration, colorMode: ColorMode = .trueColor,
-    frontTitle: String = "FRONT", backTitle: String = "BACK", heading: String? = nil
+    blocks: Blocks = .quadrants, frontTitle: String = "Membership",
+    frontSubtitle: String = "Tilt to move it · space to flip",
+    backTitle: String = "No. 2026 0042", backSubtitle: String = "Valid to 12/2026",
+    heading: String? = nil, showsTime: Bool = false, duration: Double? = nil,
+    servedURL: String? = nil
   ) {
     self.configuration = configuration
     self.colorMode = colorMode
+    self.blocks = blocks
     self.frontTitle = frontTitle
+    self.frontSubtitle = frontSubtitle
     self.backTitle = backTitle
+    self.backSubtitle = backSubtitle
     self.heading = heading
+    self.showsTime = showsTime
+    self.duration = duration
+    self.servedURL = servedURL
   }
 
-  /// The colour of a pixel, 0…255 per channel.
-  struct RGB: Equatable {
-    var r: UInt8, g: UInt8, b: UInt8
-
-    init(_ r: Double, _ g: Double, _ b: Double) {
-      func c(_ x: Double) -> UInt8 { UInt8(min(max(x, 0), 255).rounded()) }
-      self.r = c(r)
-      self.g = c(g)
-      self.b = c(b)
-    }
-  }
-
-  static let frontColor = (r: 92.0, g: 84.0, b: 220.0)
-  static let backColor = (r: 24.0, g: 168.0, b: 150.0)
-  static let markerColor = (r: 250.0, g: 204.0, b: 21.0)
+  /// The columns left blank at the left of each text line.
+  func margin(_ columns: Int) -> Int { columns >= 60 ? 2 : 0 }
 
   /// The screen for `frame` in a terminal of `columns` × `rows` cells.
   public func render(_ frame: CardFrame, columns: Int, rows: Int) -> String {
-    let columns = max(columns, 10)
-    let rows = max(rows, 4)
-    let cardRows = rows - 2 - (heading == nil ? 0 : 1)
-    let raster = rasterize(frame, width: columns, height: cardRows * 2)
-    var out: [UInt8] = []
-    out.reserveCapacity(columns * rows * 24)
-    out.append(contentsOf: "\u{1B}[H".utf8)
-    if let heading {
-      out.append(contentsOf: fit(heading, columns).utf8)
-      out.append(contentsOf: "\u{1B}[K\r\n".utf8)
+    let columns = max(columns, 12)
+    let rows = max(rows, 6)
+    let top = headingLines(frame, columns: columns, rows: rows)
+    let bottom = [statusLine(frame, columns: columns), keysLine(frame, columns: columns)]
+    let cardRows = max(rows - top.count - bottom.count, 1)
+    var out = TerminalOutput(mode: colorMode)
+    out.text("\u{1B}[H")
+    for line in top {
+      writeLine(line, into: &out)
     }
-    let overlay = titleOverlay(frame, raster: raster, columns: columns, cardRows: cardRows)
-    for row in 0..<cardRows {
-      var lastFG: RGB?
-      var lastBG: RGB??
-      for column in 0..<columns {
-        let top = raster.pixels[(2 * row) * columns + column]
-        let bottom = raster.pixels[(2 * row + 1) * columns + column]
-        if let (char, bg) = overlay[row * columns + column] {
-          setColors(fg: RGB(255, 255, 255), bg: bg, lastFG: &lastFG, lastBG: &lastBG, out: &out)
-          out.append(contentsOf: String(char).utf8)
-          continue
-        }
-        if colorMode == .none {
-          out.append(contentsOf: Self.monochromeBlock(top: top != nil, bottom: bottom != nil).utf8)
-          continue
-        }
-        switch (top, bottom) {
-        case (nil, nil):
-          if lastBG != .some(nil) {
-            out.append(contentsOf: "\u{1B}[49m".utf8)
-            lastBG = .some(nil)
+    drawCard(frame, columns: columns, rows: cardRows, into: &out)
+    writeLine(bottom[0], into: &out)
+    out.reset()
+    out.style(dim: true)
+    out.text(bottom[1].text)
+    out.reset()
+    out.text("\u{1B}[K\u{1B}[J")
+    return out.string
+  }
+
+  /// A line of text with an optional bold part at its start.
+  struct Line {
+    var text: String
+    var boldPrefix: Int = 0
+    var accent: Range<Int>? = nil
+  }
+
+  private func writeLine(_ line: Line, into out: inout TerminalOutput) {
+    out.reset()
+    let chars = Array(line.text)
+    var i = 0
+    while i < chars.count {
+      let bold = i < line.boldPrefix
+      let accent = line.accent?.contains(i) ?? false
+      out.style(bold: bold, accent: accent)
+      out.text(String(chars[i]))
+      i += 1
+    }
+    out.reset()
+    out.text("\u{1B}[K\r\n")
+  }
+
+  // MARK: Heading, status, keys
+
+  /// The heading's lines: the source with the time and progress on its
+  /// right, or under it when both do not fit; the served URL.
+  func headingLines(_ frame: CardFrame, columns: Int, rows: Int) -> [Line] {
+    let m = margin(columns)
+    let pad = String(repeating: " ", count: m)
+    let room = columns - m
+    var lines: [Line] = []
+    let name = heading.map { TerminalText.escaped($0) }
+    let times = timeForms(frame.t)
+    if let name {
+      let names = Self.shortForms(name, room)
+      var placed = false
+      // The full name with the longest time that fits beside it, then shorter names.
+      outer: for n in names {
+        for time in times {
+          let gap = time.text.isEmpty ? 0 : 3
+          if n.count + gap + time.text.count <= room {
+            let spaces = room - n.count - time.text.count
+            let text = pad + n + (time.text.isEmpty ? "" : String(repeating: " ", count: spaces))
+            let accent = time.accent.map {
+              ($0.lowerBound + text.count)..<($0.upperBound + text.count)
+            }
+            lines.append(Line(text: text + time.text, boldPrefix: m + n.count, accent: accent))
+            placed = true
+            break outer
           }
-          out.append(UInt8(ascii: " "))
-        case (let t?, let b):
-          setColors(fg: t, bg: b, lastFG: &lastFG, lastBG: &lastBG, out: &out)
-          out.append(contentsOf: "▀".utf8)
-        case (nil, let b?):
-          setColors(fg: b, bg: nil, lastFG: &lastFG, lastBG: &lastBG, out: &out)
-          out.append(contentsOf: "▄".utf8)
+        }
+        if n == names.last { break }
+        // Before shortening the name, the time on a line of its own when there is room.
+        if rows >= 16, let time = times.first, !time.text.isEmpty, n.count <= room {
+          lines.append(Line(text: pad + n, boldPrefix: m + n.count))
+          let text = pad
+          lines.append(
+            Line(
+              text: text + time.text,
+              accent: time.accent.map { ($0.lowerBound + m)..<($0.upperBound + m) }))
+          placed = true
+          break
         }
       }
-      if colorMode != .none { out.append(contentsOf: "\u{1B}[0m".utf8) }
-      out.append(contentsOf: "\u{1B}[K\r\n".utf8)
+      if !placed, let n = names.last {
+        lines.append(Line(text: pad + n, boldPrefix: m + n.count))
+      }
+    } else if let time = times.first(where: { $0.text.count <= room }), !time.text.isEmpty {
+      lines.append(
+        Line(
+          text: pad + time.text,
+          accent: time.accent.map { ($0.lowerBound + m)..<($0.upperBound + m) }
+        ))
     }
-    out.append(contentsOf: fit(statusLine(frame), columns).utf8)
-    out.append(contentsOf: "\u{1B}[K\r\n".utf8)
-    if colorMode != .none { out.append(contentsOf: "\u{1B}[2m".utf8) }
-    out.append(contentsOf: fit(TerminalKey.helpLine, columns).utf8)
-    if colorMode != .none { out.append(contentsOf: "\u{1B}[0m".utf8) }
-    out.append(contentsOf: "\u{1B}[K\u{1B}[J".utf8)
-    return String(decoding: out, as: UTF8.self)
-  }
-
-  /// A cell of the card without colour: which of its two pixels are on it.
-  static func monochromeBlock(top: Bool, bottom: Bool) -> String {
-    switch (top, bottom) {
-    case (true, true): return "█"
-    case (true, false): return "▀"
-    case (false, true): return "▄"
-    case (false, false): return " "
-    }
-  }
-
-  /// Pitch and roll of the device (degrees), the card's flip and face, the state.
-  public func statusLine(_ frame: CardFrame) -> String {
-    let a = frame.motion.attitude
-    func deg(_ radians: Double) -> String {
-      let d = radians * 180 / .pi
-      return (d >= 0 ? "+" : "") + FixedDecimal.string(d, decimals: 1) + "°"
-    }
-    return "pitch \(deg(a.pitch))  roll \(deg(a.roll))  flip "
-      + FixedDecimal.string(frame.flipAngle, decimals: 0) + "°  \(frame.face.rawValue)  "
-      + frame.state.rawValue
-  }
-
-  private func fit(_ text: String, _ columns: Int) -> String {
-    text.count <= columns ? text : String(text.prefix(columns))
-  }
-
-  struct Raster {
-    var pixels: [RGB?]
-    var width: Int
-    var height: Int
-    /// Pixels per point.
-    var scale: Double
-    var centreX: Double
-    var centreY: Double
-  }
-
-  /// The card's pixels: each pixel centre mapped back to face coordinates
-  /// through the inverse of the face's homography.
-  func rasterize(_ frame: CardFrame, width: Int, height: Int) -> Raster {
-    let (w, h) = (configuration.width, configuration.height)
-    let scale = min(Double(width) / (w * 1.3), Double(height) / (h * 1.3))
-    var raster = Raster(
-      pixels: Array(repeating: nil, count: width * height), width: width, height: height,
-      scale: scale, centreX: Double(width) / 2, centreY: Double(height) / 2)
-    let m = frame.transform
-    guard let inverse = Homography(m).inverse else { return raster }
-    let base = frame.face == .front ? Self.frontColor : Self.backColor
-    let x = frame.extras
-    let light = 1 - 0.6 * x.shade
-    let radius = 0.08 * min(w, h)
-    let sigma = 0.4 * max(w, h)
-    for py in 0..<height {
-      for px in 0..<width {
-        let vx = (Double(px) + 0.5 - raster.centreX) / scale / x.lift
-        let vy = (Double(py) + 0.5 - raster.centreY) / scale / x.lift
-        guard let (u, v) = inverse.apply(vx, vy), abs(u) <= w / 2, abs(v) <= h / 2 else {
-          continue
-        }
-        let cx = max(abs(u) - (w / 2 - radius), 0)
-        let cy = max(abs(v) - (h / 2 - radius), 0)
-        guard cx * cx + cy * cy <= radius * radius else { continue }
-        let inMarker = u < -w / 2 + 0.2 * w && v < -h / 2 + 0.3 * h
-        let c = inMarker ? Self.markerColor : base
-        // A diagonal gradient, lighter toward the top-left, then the sheen.
-        let gradient = 1.05 - 0.15 * ((u / w + v / h) + 1) / 2
-        let dx = vx - x.sheenX
-        let dy = vy - x.sheenY
-        let sheen = 35 * exp(-(dx * dx + dy * dy) / (2 * sigma * sigma))
-        let k = light * gradient
-        raster.pixels[py * width + px] = RGB(
-          c.r * k + sheen * light, c.g * k + sheen * light, c.b * k + sheen * light)
+    if let servedURL {
+      // A URL is never shortened: it wraps, whole, when it is wider than the screen.
+      let url = TerminalText.escaped(servedURL)
+      for text in Self.wrap(["serving", url], room) {
+        lines.append(Line(text: pad + text))
       }
     }
-    return raster
+    return lines
   }
 
-  /// The face's title (and its marker letter) written over the card where
-  /// the face is wide enough to carry it, keyed by cell index.
-  private func titleOverlay(
-    _ frame: CardFrame, raster: Raster, columns: Int, cardRows: Int
-  ) -> [Int: (Character, RGB)] {
-    var overlay: [Int: (Character, RGB)] = [:]
-    let (w, h) = (configuration.width, configuration.height)
-    func place(_ text: String, atFace u: Double, _ v: Double, centred: Bool) {
-      guard let p = frame.transform.project(x: u, y: v) else { return }
-      let px = raster.centreX + p.x * frame.extras.lift * raster.scale
-      let py = raster.centreY + p.y * frame.extras.lift * raster.scale
-      let row = Int((py / 2).rounded(.down))
-      var column = Int(px.rounded(.down)) - (centred ? text.count / 2 : 0)
-      guard row >= 0, row < cardRows else { return }
-      for ch in text {
-        defer { column += 1 }
-        guard column >= 0, column < columns else { continue }
-        // Only on the card: both pixels of the cell drawn.
-        guard let top = raster.pixels[(2 * row) * columns + column],
-          raster.pixels[(2 * row + 1) * columns + column] != nil
-        else { continue }
-        overlay[row * columns + column] = (ch, top)
+  /// The time and progress, longest first; the last is empty.
+  func timeForms(_ t: Double) -> [(text: String, accent: Range<Int>?)] {
+    guard showsTime || duration != nil else { return [("", nil)] }
+    let now = FixedDecimal.string(max(t, 0), decimals: 1)
+    guard let duration, duration > 0 else { return [(now + " s", nil), ("", nil)] }
+    let total = FixedDecimal.string(duration, decimals: 1)
+    let fraction = min(max(t / duration, 0), 1)
+    let short = now + " / " + total + " s"
+    var out: [(String, Range<Int>?)] = []
+    for width in [20, 12] {
+      let done = Int((fraction * Double(width)).rounded())
+      let bar = String(repeating: "━", count: done) + String(repeating: "─", count: width - done)
+      let text = short + "  " + bar
+      out.append((text, (short.count + 2)..<(short.count + 2 + done)))
+    }
+    out.append((short, nil))
+    out.append((now + " s", nil))
+    out.append(("", nil))
+    return out
+  }
+
+  /// `text`, then shorter forms that cut no word: without its parenthesis,
+  /// a path's last part, whole words with "…", and for one long word (a file
+  /// name) its two ends around "…".
+  static func shortForms(_ text: String, _ room: Int) -> [String] {
+    var forms = [text]
+    if let paren = text.range(of: " (") {
+      forms.append(String(text[..<paren.lowerBound]))
+    }
+    if !text.contains(" "), let slash = text.lastIndex(of: "/"),
+      text.index(after: slash) < text.endIndex
+    {
+      forms.append(String(text[text.index(after: slash)...]))
+    }
+    if let fit = forms.first(where: { $0.count <= room }) {
+      return Array(forms.prefix { $0 != fit }) + [fit]
+    }
+    let base = forms.last!
+    let words = base.split(separator: " ")
+    if words.count > 1 {
+      var kept = ""
+      for w in words {
+        let next = kept.isEmpty ? String(w) : kept + " " + w
+        if next.count + 1 > room { break }
+        kept = next
       }
+      if !kept.isEmpty { return forms + [kept + "…"] }
     }
-    // Text only while the face is turned less than ~60° from the viewer.
-    guard frame.extras.shade < 0.5 else { return overlay }
-    let title = frame.face == .front ? frontTitle : backTitle
-    place(title, atFace: 0, 0, centred: true)
-    place(
-      frame.face == .front ? "F" : "B", atFace: -w / 2 + 0.1 * w, -h / 2 + 0.15 * h, centred: false)
-    return overlay
+    let keep = max(room - 1, 2)
+    let head = (keep + 1) / 2
+    let tail = keep - head
+    return forms + [String(base.prefix(head)) + "…" + String(base.suffix(tail))]
   }
 
-  private func setColors(
-    fg: RGB, bg: RGB?, lastFG: inout RGB?, lastBG: inout RGB??, out: inout [UInt8]
-  ) {
-    guard colorMode != .none else { return }
-    if lastFG != fg {
-      appendColor(fg, foreground: true, out: &out)
-      lastFG = fg
-    }
-    if lastBG != .some(bg) {
-      if let bg {
-        appendColor(bg, foreground: false, out: &out)
+  /// `words` joined by spaces in lines of at most `width`; a word longer than
+  /// a line is split across lines, never dropped.
+  static func wrap(_ words: [String], _ width: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for word in words {
+      if line.isEmpty {
+        line = word
+      } else if line.count + 1 + word.count <= width {
+        line += " " + word
       } else {
-        out.append(contentsOf: "\u{1B}[49m".utf8)
+        lines.append(line)
+        line = word
       }
-      lastBG = .some(bg)
+      while line.count > width {
+        lines.append(String(line.prefix(width)))
+        line = String(line.dropFirst(width))
+      }
+    }
+    if !line.isEmpty { lines.append(line) }
+    return lines
+  }
+
+  /// Degrees with one decimal and a sign always: "+0.0°", "−3.2°" (U+2212,
+  /// the minus sign), never "-0.0°" beside "+0.0°". Padded on the left to `width`.
+  static func signedDegrees(_ radians: Double, width: Int) -> String {
+    let d = radians * 180 / .pi
+    let tenths = (d * 10).rounded()
+    let negative = tenths < 0
+    let text =
+      (negative ? "\u{2212}" : "+") + FixedDecimal.string(abs(tenths) / 10, decimals: 1) + "°"
+    return String(repeating: " ", count: max(width - text.count, 0)) + text
+  }
+
+  /// Pitch and roll of the device (degrees), the card's flip and face, the
+  /// state, each in a column of its own width so nothing moves as the
+  /// numbers change; what does not fit is left out, the flip angle first.
+  public func statusLine(_ frame: CardFrame) -> String {
+    statusLine(frame, columns: 200).text.trimmingCharacters(in: .whitespaces)
+  }
+
+  func statusLine(_ frame: CardFrame, columns: Int) -> Line {
+    let a = frame.motion.attitude
+    let m = margin(columns)
+    let room = columns - m
+    let flip = String(Int(frame.flipAngle.rounded()))
+    let stopped = frame.state == .stopped
+    // (text, the order it is left out in: higher first)
+    var items: [(String, Int)] = [
+      ("pitch " + Self.signedDegrees(a.pitch, width: 6), 0),
+      ("roll " + Self.signedDegrees(a.roll, width: 7), 0),
+      ("flip " + String(repeating: " ", count: max(3 - flip.count, 0)) + flip + "°", 4),
+      (frame.face.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0), 2),
+      (frame.state.rawValue, stopped ? 1 : 3),
+    ]
+    while true {
+      for sep in ["   ", "  "] {
+        let text = items.map(\.0).joined(separator: sep)
+        if text.count <= room {
+          return Line(text: String(repeating: " ", count: m) + text)
+        }
+      }
+      guard let drop = items.indices.max(by: { items[$0].1 < items[$1].1 }), items[drop].1 > 0
+      else { break }
+      items.remove(at: drop)
+    }
+    return Line(text: String(repeating: " ", count: m) + items.map(\.0).joined(separator: " "))
+  }
+
+  /// The keys, in fewer words when the screen is narrow.
+  func keysLine(_ frame: CardFrame, columns: Int) -> Line {
+    let m = margin(columns)
+    let forms = [
+      TerminalKey.helpLine, "space flip · r recenter · p stop · q quit",
+      "space flip  r recenter  p stop  q quit", "space flip  p stop  q quit", "q quit",
+    ]
+    let text = forms.first { $0.count <= columns - m } ?? "q quit"
+    return Line(text: String(repeating: " ", count: m) + text)
+  }
+
+  // MARK: The card
+
+  private func drawCard(
+    _ frame: CardFrame, columns: Int, rows: Int, into out: inout TerminalOutput
+  ) {
+    let face = TerminalCardFace(width: configuration.width, height: configuration.height)
+    let backdrop = colorMode == .trueColor || colorMode == .palette256
+    let canvas = TerminalCanvas(
+      frame: frame, face: face, columns: columns, rows: rows, backdrop: backdrop,
+      hardShadow: colorMode == .palette16, smooth: colorMode == .trueColor)
+    var cells = TerminalCells(canvas: canvas, mode: colorMode, blocks: blocks)
+    placeText(frame, face: face, canvas: canvas, cells: &cells)
+    for row in 0..<rows {
+      out.reset()
+      for column in 0..<columns {
+        let cell = cells.cells[row * columns + column]
+        out.cell(cell)
+      }
+      out.reset()
+      out.text("\u{1B}[K\r\n")
     }
   }
 
-  private func appendColor(_ c: RGB, foreground: Bool, out: inout [UInt8]) {
-    switch colorMode {
-    case .trueColor:
-      out.append(contentsOf: (foreground ? "\u{1B}[38;" : "\u{1B}[48;").utf8)
-      out.append(contentsOf: "2;\(c.r);\(c.g);\(c.b)m".utf8)
-    case .palette256:
-      func level(_ x: UInt8) -> Int { Int((Double(x) / 255 * 5).rounded()) }
-      out.append(contentsOf: (foreground ? "\u{1B}[38;" : "\u{1B}[48;").utf8)
-      out.append(contentsOf: "5;\(16 + 36 * level(c.r) + 6 * level(c.g) + level(c.b))m".utf8)
-    case .palette16:
-      out.append(contentsOf: "\u{1B}[\((foreground ? 30 : 40) + Self.ansiColor(c))m".utf8)
-    case .none:
-      break
+  /// Writes the face's lines into `cells` where they fit (see the type's comment).
+  private func placeText(
+    _ frame: CardFrame, face: TerminalCardFace, canvas: TerminalCanvas,
+    cells: inout TerminalCells
+  ) {
+    guard frame.extras.shade < 0.5 else { return }
+    let lines = face.lines(
+      frame.face, frontTitle: frontTitle, frontSubtitle: frontSubtitle,
+      backTitle: backTitle, backSubtitle: backSubtitle)
+    var used = Set<Int>()
+    func onFace(_ column: Int, _ row: Int) -> Bool {
+      guard column >= 0, column < canvas.columns, row >= 0, row < canvas.rows else {
+        return false
+      }
+      return canvas.cellIndices(column: column, row: row).allSatisfy {
+        canvas.coverage[$0] >= 1 && canvas.materials[$0] == .face
+      }
     }
-  }
-
-  /// The nearest of the 8 ANSI colours (0 black … 7 white) by hue, so a
-  /// shaded card keeps its colour: black only for a pixel close to black,
-  /// white or black for a grey.
-  static func ansiColor(_ c: RGB) -> Int {
-    let (r, g, b) = (Double(c.r), Double(c.g), Double(c.b))
-    let high = max(r, g, b)
-    let low = min(r, g, b)
-    guard high >= 40 else { return 0 }
-    guard high - low >= 0.25 * high else { return high >= 128 ? 7 : 0 }
-    // Each channel that is at least halfway from the lowest to the highest is on.
-    let mid = (high + low) / 2
-    return (r >= mid ? 1 : 0) | (g >= mid ? 2 : 0) | (b >= mid ? 4 : 0)
+    for line in lines {
+      guard let p = canvas.project(frame, line.u, line.v) else { continue }
+      let row = Int((p.y / 2).rounded(.down))
+      let anchor = Int((p.x / 2).rounded())
+      for text in line.variants {
+        let chars = Array(TerminalText.escaped(text))
+        let start = line.alignment == .left ? anchor : anchor - chars.count
+        let span = (start - 1)...(start + chars.count)
+        guard span.allSatisfy({ onFace($0, row) && !used.contains(row * canvas.columns + $0) })
+        else { continue }
+        for (k, ch) in chars.enumerated() {
+          cells.write(ch, column: start + k, row: row, bold: line.bold, opacity: line.opacity)
+        }
+        for c in span { used.insert(row * canvas.columns + c) }
+        break
+      }
+    }
   }
 }
 
-/// The 3×3 projective map of the plane z = 0 under a 4×4 transform:
-/// face (u, v) to view (x, y).
-struct Homography {
-  var m: (Double, Double, Double, Double, Double, Double, Double, Double, Double)
+/// One cell of the drawing: a character and its two inks.
+struct TerminalCell: Equatable {
+  var character: Character
+  var foreground: TerminalInk
+  var background: TerminalInk
+  var bold = false
+}
 
-  init(_ t: Matrix4) {
-    m = (t[0, 0], t[0, 1], t[0, 3], t[1, 0], t[1, 1], t[1, 3], t[3, 0], t[3, 1], t[3, 3])
+/// The canvas's subpixels brought to the terminal's colours and written as
+/// cells: each cell the half block, quadrant or space whose two colours come
+/// closest to its four subpixels.
+struct TerminalCells {
+  let columns: Int
+  let rows: Int
+  let mode: TerminalRenderer.ColorMode
+  var cells: [TerminalCell]
+  /// The mean colour of each cell's subpixels, for text written over it.
+  private var means: [TerminalColor?]
+
+  /// Block Elements by the subpixels they fill: bit 0 top left, 1 top
+  /// right, 2 bottom left, 3 bottom right.
+  static let glyphs: [Character] = [
+    " ", "▘", "▝", "▀", "▖", "▌", "▞", "▛", "▗", "▚", "▐", "▜", "▄", "▙", "▟", "█",
+  ]
+  /// The subpixels of each mask.
+  static let members: [[Int]] = (0..<16).map { mask in (0..<4).filter { mask & (1 << $0) != 0 } }
+  /// The masks the Linux console's fonts can draw.
+  static let halfBlockMasks: Set<Int> = [0, 3, 5, 10, 12, 15]
+
+  init(canvas: TerminalCanvas, mode: TerminalRenderer.ColorMode, blocks: TerminalRenderer.Blocks) {
+    columns = canvas.columns
+    rows = canvas.rows
+    self.mode = mode
+    cells = []
+    means = []
+    cells.reserveCapacity(columns * rows)
+    means.reserveCapacity(columns * rows)
+    let allowed: Set<Int>? = blocks == .halfBlocks ? Self.halfBlockMasks : nil
+    for row in 0..<rows {
+      for column in 0..<columns {
+        let idx = canvas.cellIndices(column: column, row: row)
+        var inks: [TerminalInk] = []
+        var seen: [TerminalColor?] = []
+        var sum = TerminalColor(0, 0, 0)
+        var n = 0
+        for (k, i) in idx.enumerated() {
+          let sx = 2 * column + (k & 1)
+          let sy = 2 * row + (k >> 1)
+          let (ink, rgb) = Self.quantize(
+            canvas.colors[i], glow: canvas.glow[i], mode: mode, x: sx, y: sy)
+          inks.append(ink)
+          seen.append(rgb)
+          if let c = canvas.colors[i] {
+            sum = TerminalColor(sum.r + c.r, sum.g + c.g, sum.b + c.b)
+            n += 1
+          }
+        }
+        means.append(n == 4 ? sum.scaled(0.25) : nil)
+        cells.append(Self.encode(inks: inks, colors: seen, mode: mode, allowed: allowed))
+      }
+    }
   }
 
-  private init(rows m: (Double, Double, Double, Double, Double, Double, Double, Double, Double)) {
-    self.m = m
+  /// A subpixel's ink at this depth, and the colour the terminal shows for it.
+  static func quantize(
+    _ color: TerminalColor?, glow: Double, mode: TerminalRenderer.ColorMode, x: Int, y: Int
+  ) -> (TerminalInk, TerminalColor?) {
+    guard let color else { return (.terminalDefault, nil) }
+    let c = color.clamped
+    switch mode {
+    case .trueColor:
+      let rgb = TerminalInk.rgb(
+        UInt8(c.r.rounded()), UInt8(c.g.rounded()), UInt8(c.b.rounded()))
+      return (rgb, c)
+    case .palette256:
+      // The face without the sheen (screen: c = base + glow·(255 − base)).
+      let base =
+        glow > 0.01 && glow < 1
+        ? TerminalColor(
+          (c.r - 255 * glow) / (1 - glow), (c.g - 255 * glow) / (1 - glow),
+          (c.b - 255 * glow) / (1 - glow))
+        : nil
+      let i = TerminalPalette.index256(c, under: base, glow: glow)
+      return (.index256(i), TerminalPalette.rgb(ofIndex256: i))
+    case .palette16:
+      var i = TerminalPalette.ansiHue(c)
+      // The sheen's middle in the bright variant of the face's colour.
+      if glow > 0.16 && i != 0 { i += 8 }
+      if i == 7 && c.luma > 200 { i = 15 }
+      return (.ansi(UInt8(i)), TerminalPalette.ansiRGB[i])
+    case .none:
+      return (.ansi(7), .white)
+    }
   }
 
-  var inverse: Homography? {
-    let (a, b, c, d, e, f, g, h, i) = m
-    let det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
-    guard abs(det) > 1e-12 else { return nil }
-    return Homography(
-      rows: (
-        (e * i - f * h) / det, (c * h - b * i) / det, (b * f - c * e) / det,
-        (f * g - d * i) / det, (a * i - c * g) / det, (c * d - a * f) / det,
-        (d * h - e * g) / det, (b * g - a * h) / det, (a * e - b * d) / det
-      ))
+  /// The cell for four subpixels (top left, top right, bottom left, bottom right).
+  static func encode(
+    inks: [TerminalInk], colors: [TerminalColor?], mode: TerminalRenderer.ColorMode,
+    allowed: Set<Int>?
+  ) -> TerminalCell {
+    if mode == .none {
+      var mask = 0
+      for k in 0..<4 where colors[k] != nil { mask |= 1 << k }
+      if let allowed, !allowed.contains(mask) {
+        // The nearest drawable: each half whole where it is at least half drawn.
+        mask = (mask & 3 != 0 ? 3 : 0) | (mask & 12 != 0 ? 12 : 0)
+      }
+      return TerminalCell(
+        character: glyphs[mask], foreground: .terminalDefault, background: .terminalDefault)
+    }
+    let members = Self.members
+    // One ink for the whole cell.
+    if inks[1] == inks[0] && inks[2] == inks[0] && inks[3] == inks[0] {
+      return TerminalCell(character: " ", foreground: .terminalDefault, background: inks[0])
+    }
+    // A gentle gradient: the half block, with no search (no quadrant can
+    // be chosen over it below 1200, see the rule after the search).
+    let top = represent(members[3], inks: inks, colors: colors, mode: mode)
+    let bottom = represent(members[12], inks: inks, colors: colors, mode: mode)
+    if top.1 + bottom.1 < 1200 {
+      var (fg, bg) = (top.0, bottom.0)
+      var mask = 3
+      if fg.0 == .terminalDefault {
+        swap(&fg, &bg)
+        mask = 12
+      }
+      return TerminalCell(character: glyphs[mask], foreground: fg.0, background: bg.0)
+    }
+    var best:
+      (
+        mask: Int, error: Double, fg: (TerminalInk, TerminalColor?),
+        bg: (TerminalInk, TerminalColor?)
+      )?
+    var halfBlock: Double = .infinity
+    for mask in 1..<8 {
+      if let allowed, !allowed.contains(mask), !allowed.contains(15 - mask) { continue }
+      let a = members[mask]
+      let b = members[15 - mask]
+      let (fa, ea) = represent(a, inks: inks, colors: colors, mode: mode)
+      let (fb, eb) = represent(b, inks: inks, colors: colors, mode: mode)
+      let error = ea + eb
+      if mask == 3 { halfBlock = error }
+      if best == nil || error < best!.error { best = (mask, error, fa, fb) }
+    }
+    guard var choice = best else {
+      return TerminalCell(character: " ", foreground: .terminalDefault, background: inks[0])
+    }
+    // Half blocks unless a quadrant is clearly closer: a gentle gradient
+    // stays in half blocks, an edge or a corner takes the quadrant.
+    if choice.mask != 3, halfBlock.isFinite, choice.error > 0.5 * halfBlock - 600 {
+      let a = [0, 1]
+      let b = [2, 3]
+      choice = (
+        3, halfBlock, represent(a, inks: inks, colors: colors, mode: mode).0,
+        represent(b, inks: inks, colors: colors, mode: mode).0
+      )
+    }
+    var mask = choice.mask
+    var fg = choice.fg
+    var bg = choice.bg
+    // The terminal's background can only be a background.
+    if fg.0 == .terminalDefault {
+      swap(&fg, &bg)
+      mask = 15 - mask
+    }
+    if let allowed, !allowed.contains(mask) {
+      mask = 15 - mask
+      swap(&fg, &bg)
+    }
+    return TerminalCell(character: glyphs[mask], foreground: fg.0, background: bg.0)
   }
 
-  func apply(_ x: Double, _ y: Double) -> (Double, Double)? {
-    let w = m.6 * x + m.7 * y + m.8
-    guard abs(w) > 1e-12 else { return nil }
-    return ((m.0 * x + m.1 * y + m.2) / w, (m.3 * x + m.4 * y + m.5) / w)
+  /// The ink that stands for subpixels `set` and how far the others are
+  /// from it (squared RGB distance; the terminal's background is far from
+  /// any colour). 24-bit: their mean; else the member closest to the rest.
+  static func represent(
+    _ set: [Int], inks: [TerminalInk], colors: [TerminalColor?], mode: TerminalRenderer.ColorMode
+  ) -> ((TerminalInk, TerminalColor?), Double) {
+    let far = 3 * 255.0 * 255.0
+    let present = set.filter { colors[$0] != nil }
+    if present.count * 2 < set.count || present.isEmpty {
+      return ((.terminalDefault, nil), Double(present.count) * far)
+    }
+    let missing = Double(set.count - present.count) * far
+    if mode == .trueColor {
+      var s = TerminalColor(0, 0, 0)
+      for i in present {
+        s = TerminalColor(s.r + colors[i]!.r, s.g + colors[i]!.g, s.b + colors[i]!.b)
+      }
+      let mean = s.scaled(1 / Double(present.count))
+      let error = present.reduce(0) { $0 + colors[$1]!.distanceSquared(to: mean) }
+      let ink = TerminalInk.rgb(
+        UInt8(mean.r.rounded()), UInt8(mean.g.rounded()), UInt8(mean.b.rounded()))
+      return ((ink, mean), error + missing)
+    }
+    var bestIndex = present[0]
+    var bestError = Double.infinity
+    for i in present {
+      let e = present.reduce(0) { $0 + colors[$1]!.distanceSquared(to: colors[i]!) }
+      if e < bestError {
+        bestError = e
+        bestIndex = i
+      }
+    }
+    return ((inks[bestIndex], colors[bestIndex]), bestError + missing)
+  }
+
+  /// Writes `character` over cell (`column`, `row`): white text over the
+  /// cell's colour, at `opacity`.
+  mutating func write(_ character: Character, column: Int, row: Int, bold: Bool, opacity: Double) {
+    let i = row * columns + column
+    guard let under = means[i] else { return }
+    let text = TerminalColor.mix(under, .white, opacity)
+    let (fg, bg): (TerminalInk, TerminalInk)
+    switch mode {
+    case .trueColor:
+      func ink(_ c: TerminalColor) -> TerminalInk {
+        let c = c.clamped
+        return .rgb(UInt8(c.r.rounded()), UInt8(c.g.rounded()), UInt8(c.b.rounded()))
+      }
+      (fg, bg) = (ink(text), ink(under))
+    case .palette256:
+      let under256 = TerminalPalette.index256(under)
+      let text256: UInt8 = opacity >= 1 ? 231 : 255
+      (fg, bg) = (.index256(text256), .index256(under256))
+    case .palette16:
+      let hue = TerminalPalette.ansiHue(under)
+      (fg, bg) = (.ansi(opacity >= 1 ? 15 : 7), .ansi(UInt8(hue)))
+    case .none:
+      (fg, bg) = (.terminalDefault, .terminalDefault)
+    }
+    cells[i] = TerminalCell(character: character, foreground: fg, background: bg, bold: bold)
+    if mode == .none {
+      // Text on a drawn card: a blank cell either side, so the word stands out.
+      for c in [column - 1, column + 1] where c >= 0 && c < columns {
+        if cells[row * columns + c].character == "█" {
+          cells[row * columns + c].character = " "
+        }
+      }
+    }
+  }
+}
+
+/// The bytes of a screen, with the SGR state tracked so that each change of
+/// colour or style is written once.
+struct TerminalOutput {
+  let mode: TerminalRenderer.ColorMode
+  private(set) var bytes: [UInt8] = []
+  private var fg: TerminalInk? = nil
+  private var bg: TerminalInk? = nil
+  private var bold = false
+  private var dim = false
+  private var accent = false
+
+  init(mode: TerminalRenderer.ColorMode) {
+    self.mode = mode
+    bytes.reserveCapacity(1 << 15)
+  }
+
+  var string: String { String(decoding: bytes, as: UTF8.self) }
+
+  mutating func text(_ s: String) { bytes.append(contentsOf: s.utf8) }
+
+  private mutating func sgr(_ p: String) {
+    bytes.append(contentsOf: "\u{1B}[\(p)m".utf8)
+  }
+
+  /// Back to the terminal's colours and no style.
+  mutating func reset() {
+    guard mode != .none else { return }
+    if fg != nil || bg != nil || bold || dim || accent {
+      sgr("0")
+    }
+    fg = nil
+    bg = nil
+    bold = false
+    dim = false
+    accent = false
+  }
+
+  /// Text styles of the heading and the status lines.
+  mutating func style(bold b: Bool = false, dim d: Bool = false, accent a: Bool = false) {
+    guard mode != .none else { return }
+    if b != bold || d != dim {
+      if bold || dim { sgr("22") }
+      if b { sgr("1") }
+      if d { sgr("2") }
+      bold = b
+      dim = d
+    }
+    if a != accent {
+      if a {
+        let ink: TerminalInk
+        switch mode {
+        case .trueColor: ink = .rgb(139, 133, 255)
+        case .palette256: ink = .index256(105)
+        default: ink = .ansi(12)
+        }
+        sgr(ink.sgr(foreground: true))
+        fg = ink
+      } else {
+        sgr("39")
+        fg = nil
+      }
+      accent = a
+    }
+  }
+
+  /// One cell of the card.
+  mutating func cell(_ c: TerminalCell) {
+    guard mode != .none else {
+      bytes.append(contentsOf: String(c.character).utf8)
+      return
+    }
+    if c.bold != bold {
+      sgr(c.bold ? "1" : "22")
+      bold = c.bold
+    }
+    if c.character != " " && fg != c.foreground {
+      sgr(c.foreground.sgr(foreground: true))
+      fg = c.foreground
+    }
+    if bg != c.background {
+      sgr(c.background.sgr(foreground: false))
+      bg = c.background
+    }
+    bytes.append(contentsOf: String(c.character).utf8)
   }
 }

@@ -18,20 +18,28 @@ import Testing
       Self.replay,
       environment: ["NO_COLOR": "1", "TERM": "xterm-256color", "COLORTERM": "truecolor"])
     #expect(r.status == 0, "\(r.stdout.suffix(300))")
-    #expect(r.stdout.contains("FRONT") && r.stdout.contains("█"), "the card is drawn")
+    #expect(r.stdout.contains("Membership") && r.stdout.contains("█"), "the card is drawn")
     // The terminal's own reset on leaving the view is no colour.
     #expect(Self.sgr(r.stdout).subtracting(["0"]).isEmpty, "\(Self.sgr(r.stdout))")
   }
 
-  @Test(.needs(.script)) func linuxConsoleGetsTheEightColours() throws {
+  /// The Linux console: its 16 colours (the 8 and their bright variants)
+  /// and only the block characters its fonts have (half blocks, no quadrants).
+  @Test(.needs(.script)) func linuxConsoleGetsTheSixteenColoursAndHalfBlocks() throws {
     let r = try TiltCLI.runOnTerminal(Self.replay, environment: ["TERM": "linux"])
     #expect(r.status == 0, "\(r.stdout.suffix(300))")
     let codes = Self.sgr(r.stdout)
     #expect(codes.contains("34") || codes.contains("44"), "the blue front: \(codes)")
     for code in codes {
       let n = Int(code) ?? -1
-      #expect([0, 2, 49].contains(n) || (30...37).contains(n) || (40...47).contains(n), "\(code)")
+      let ok =
+        [0, 1, 2, 22, 39, 49].contains(n) || (30...37).contains(n) || (40...47).contains(n)
+        || (90...97).contains(n) || (100...107).contains(n)
+      #expect(ok, "\(code)")
     }
+    let quadrants = r.stdout.filter { "▘▝▖▗▛▜▙▟▞▚".contains($0) }
+    #expect(quadrants.isEmpty, "no quadrants on the console: \(Set(quadrants))")
+    #expect(r.stdout.contains("▀") || r.stdout.contains("▄"))
   }
 
   @Test(
@@ -60,7 +68,8 @@ import Testing
       before.contains("no motion device found (see 'tilt-cli devices'); playing the bundled demo."))
     #expect(
       inView.contains(
-        "\u{1B}[HDemo: the bundled recording (no motion device found; see 'tilt-cli devices')"),
+        "\u{1B}[H\u{1B}[1m  Demo: the bundled recording (no motion device found; see 'tilt-cli devices')"
+      ),
       "the heading is the first line of every frame")
   }
 

@@ -49,38 +49,47 @@ import Testing
     let screen = renderer.render(frame(flip: flip), columns: 80, rows: 24)
     #expect(sgr(screen).isEmpty, "no SGR at all: \(Set(sgr(screen)))")
     #expect(screen.contains("█"), "the card is drawn in blocks")
-    #expect(screen.contains(flip == 0 ? "FRONT" : "BACK"))
+    #expect(screen.contains(flip == 0 ? "Membership" : "No. 2026 0042"))
     #expect(screen.contains("pitch +11.5°"))
     #expect(screen.contains("q quit"))
   }
 
-  @Test func sixteenColoursUseOnlyTheEightAnsiColours() {
+  /// 16 colours: the 8 ANSI colours and their bright variants (the sheen,
+  /// the text), bold and normal: what the Linux console and xterm both show.
+  @Test func sixteenColoursUseOnlyTheSixteenAnsiColours() {
     let renderer = TerminalRenderer(configuration: CardConfiguration(), colorMode: .palette16)
     for flip in [0.0, 180.0] {
       let codes = Set(sgr(renderer.render(frame(flip: flip), columns: 80, rows: 24)))
       #expect(!codes.isEmpty)
       for code in codes {
         let ok =
-          ["0", "2", "49"].contains(code)
-          || (Int(code).map { (30...37).contains($0) || (40...47).contains($0) } ?? false)
-        #expect(ok, "'\(code)' is an 8-colour SGR")
+          ["0", "1", "2", "22", "39", "49"].contains(code)
+          || (Int(code).map {
+            (30...37).contains($0) || (40...47).contains($0) || (90...97).contains($0)
+              || (100...107).contains($0)
+          } ?? false)
+        #expect(ok, "'\(code)' is a 16-colour SGR")
       }
     }
   }
 
-  /// The faces keep their hue when shaded: blue front, cyan back, a yellow marker.
+  /// The faces keep their hue when shaded: blue front, cyan back, a yellow chip.
   @Test func facesKeepTheirHueInSixteenColours() {
-    typealias R = TerminalRenderer
-    let front = R.frontColor
-    let back = R.backColor
-    let marker = R.markerColor
-    #expect(R.ansiColor(R.RGB(front.r, front.g, front.b)) == 4)
-    #expect(R.ansiColor(R.RGB(front.r * 0.4, front.g * 0.4, front.b * 0.4)) == 4)
-    #expect(R.ansiColor(R.RGB(back.r, back.g, back.b)) == 6)
-    #expect(R.ansiColor(R.RGB(back.r * 0.4, back.g * 0.4, back.b * 0.4)) == 6)
-    #expect(R.ansiColor(R.RGB(marker.r, marker.g, marker.b)) == 3)
-    #expect(R.ansiColor(R.RGB(255, 255, 255)) == 7)
-    #expect(R.ansiColor(R.RGB(10, 10, 10)) == 0)
+    typealias F = TerminalCardFace
+    typealias P = TerminalPalette
+    let (f0, f1) = F.frontGradient
+    let (b0, b1) = F.backGradient
+    for c in [f0, f1] {
+      #expect([4, 5].contains(P.ansiHue(c)), "front \(c)")
+      #expect([4, 5].contains(P.ansiHue(c.scaled(0.4))), "front shaded \(c)")
+    }
+    for c in [b0, b1] {
+      #expect([2, 6].contains(P.ansiHue(c)), "back \(c)")
+      #expect([2, 6].contains(P.ansiHue(c.scaled(0.4))), "back shaded \(c)")
+    }
+    #expect(P.ansiHue(F.chipColors.1) == 3)
+    #expect(P.ansiHue(.white) == 7)
+    #expect(P.ansiHue(TerminalColor(10, 10, 10)) == 0)
   }
 
   @Test func headingIsTheFirstLineAndTheCardMakesRoom() {
@@ -91,7 +100,7 @@ import Testing
       of: "\u{1B}\\[[0-9;?]*[A-Za-z]", with: "", options: .regularExpression
     ).components(separatedBy: "\r\n")
     #expect(rows.count == 24)
-    #expect(rows[0] == "Demo: the bundled recording")
+    #expect(rows[0] == "  Demo: the bundled recording")
     #expect(rows[22].contains("pitch"))
     #expect(rows[23].contains("q quit"))
   }

@@ -55,6 +55,7 @@ enum LiveCommand: Command {
         address: address, card: configuration.card, title: manager.deviceInfo.name,
         token: options.serveToken)
       try page?.attach(to: manager)
+      (manager.pipeline.sink as? TerminalSink)?.servedURL = page?.server.url
     }
     defer { page?.server.close() }
     if manager.pipeline.sink is TerminalSink {

@@ -37,7 +37,7 @@ enum ReplayCommand: Command {
     let source = try RecordingSource.open(path: path, configuration: configuration)
     for note in source.notes { StandardError.write("tilt-cli replay: \(note)\n") }
     return try play(
-      source, options: options, configuration: configuration, speed: speed,
+      source, options: options, configuration: configuration, speed: speed, path: path,
       emptyNote: "tilt-cli replay: \(path) has no samples to play: nothing but its header "
         + "(no motion events, or no data rows)")
   }
@@ -47,10 +47,14 @@ enum ReplayCommand: Command {
   /// `emptyNote` goes to stderr when the source had nothing to play.
   static func play(
     _ source: any MotionSource, options: PipelineOptions, configuration: TiltConfiguration,
-    speed: Double?, title: String = "tilt", endNote: String? = nil, emptyNote: String? = nil
+    speed: Double?, title: String = "tilt", path: String? = nil, endNote: String? = nil,
+    emptyNote: String? = nil
   ) throws -> Int32 {
     ignoreBrokenPipe()
-    let sink = try options.makeSink(card: configuration.card, title: title)
+    let sink = try options.makeSink(card: configuration.card, title: title, source: path)
+    if source is DemoMotionSource {
+      (sink as? TerminalSink)?.showsDemo()
+    }
     let pipeline = TiltPipeline(
       configuration: configuration, hasGyroscope: source.hasGyroscope, buttons: source.buttons,
       accelerometerRange: source.accelerometerRange, gyroscopeRange: source.gyroscopeRange,
@@ -69,6 +73,7 @@ enum ReplayCommand: Command {
       page = try LivePage(
         address: address, card: configuration.card, title: "tilt", token: options.serveToken)
       page?.attach(to: player)
+      (sink as? TerminalSink)?.servedURL = page?.server.url
       StandardError.write("tilt-cli replay: the replay starts when the page is open\n")
       // The replay starts when someone is watching; the keys work meanwhile.
       guard try page?.waitForViewer(alongside: others, of: pipeline) == true else {

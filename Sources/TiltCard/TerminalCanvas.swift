@@ -1,0 +1,312 @@
+import Foundation
+
+/// The card drawn into a grid of subpixels, two across and two down a cell
+/// (a cell is about twice as tall as wide, so a subpixel is a half cell wide
+/// and a cell-width tall), each the average of 2 × 2 samples: the face in
+/// perspective, its light and shade, the shadow on the backdrop.
+///
+/// Why 2 × 2 a cell: the cells are then written as half blocks (`▀`, two
+/// colours a cell, one above the other), or where the two halves of a cell
+/// differ in shape, as quadrants (`▖▗▘▝▚▞▙▛▜▟`, two colours in a 2 × 2
+/// pattern) so that a corner or an edge falls on half a cell, not a whole
+/// one. Quadrants are in the same Unicode block as the half blocks (Block
+/// Elements, U+2580…259F), so a font with one has the other, and every width
+/// table calls them one column. Sextants (2 × 3, U+1FB00…) would be finer,
+/// but they are only in Unicode 13 and most monospace fonts lack them
+/// (DejaVu Sans Mono among them): there they would show as boxes.
+struct TerminalCanvas {
+  let columns: Int
+  let rows: Int
+  /// Subpixels across and down: `2·columns` × `2·rows`.
+  var subWidth: Int { 2 * columns }
+  var subHeight: Int { 2 * rows }
+  /// The colour of each subpixel; `nil` is the terminal's own background.
+  var colors: [TerminalColor?]
+  /// The face's coverage of each subpixel, 0…1, and what it is mostly made of.
+  var coverage: [Double]
+  var materials: [TerminalCardFace.Material?]
+  /// The sheen's opacity at each subpixel (for 16 colours' bright variants).
+  var glow: [Double]
+  /// Columns (cell widths) per point.
+  let scale: Double
+  /// The card's centre in subpixels.
+  let centreX: Double
+  let centreY: Double
+
+  /// The backdrop of the card: the page's stage, a radial gradient (centre a
+  /// third down), dark enough that the face stands out, light enough that a
+  /// shadow on it shows.
+  static let backdropCentre = TerminalColor(46, 49, 60)
+  static let backdropEdge = TerminalColor(24, 26, 32)
+  /// How much farther than the page's the shadow reaches (see the shadow).
+  static let shadowReach = 2.0
+  /// How much darker than the page's the shadow is: the page's shadow is on
+  /// a light stage; on the dark backdrop the same opacity would not show.
+  static let shadowDepth = 1.8
+
+  /// Draws `frame` into `columns` × `rows` cells. `backdrop` paints the
+  /// stage and the shadow; without it only the card is drawn (the terminal's
+  /// background shows around it), with a hard shadow where `hardShadow`.
+  ///
+  /// `smooth` blends the outline into what is under it and lights the
+  /// hairline edge: for 24-bit colour. With a palette the blends come out
+  /// as other hues (a grey or dark teal fringe), so there the outline is
+  /// where the face covers half a subpixel, drawn in the face's colour.
+  init(
+    frame: CardFrame, face: TerminalCardFace, columns: Int, rows: Int, backdrop: Bool,
+    hardShadow: Bool, smooth: Bool = true
+  ) {
+    self.columns = columns
+    self.rows = rows
+    let (w, h) = (face.width, face.height)
+    // The card and its shadow in about 77 % of the width and 74 % of the
+    // height, in cell widths (a row is two).
+    scale = min(Double(columns) / (w * 1.3), Double(2 * rows) / (h * 1.35))
+    // A corner at least 5 subpixels (2½ rows) tall, so it reads as round
+    // at 40 × 12 too; at 80 × 24 and up the page's corner is larger.
+    var face = face
+    face.minimumCornerExtent = 5 / scale
+    centreX = Double(columns)  // subpixels: 2 a column
+    centreY = Double(rows) * 0.98
+    let count = 4 * columns * rows
+    colors = Array(repeating: nil, count: count)
+    coverage = Array(repeating: 0, count: count)
+    materials = Array(repeating: nil, count: count)
+    glow = Array(repeating: 0, count: count)
+    let subW = 2 * columns
+    let subH = 2 * rows
+
+    let x = frame.extras
+    let light = 1 - 0.6 * x.shade
+    let inverse = Homography(frame.transform).inverse
+    // Subpixel (sx, sy) centre → view points: x 2·scale subpixels a point, y scale.
+    let sxPerPoint = 2 * scale * x.lift
+    let syPerPoint = scale * x.lift
+    let rim = 0.7 / scale  // points: about 0.7 of a cell width
+    let (hw, hh) = (w / 2, h / 2)
+    let extent = face.cornerExtent
+
+    // One sample of the face at subpixel coordinates (px, py).
+    func sample(_ px: Double, _ py: Double) -> (TerminalColor, TerminalCardFace.Material, Double)? {
+      guard let inverse else { return nil }
+      let vx = (px - centreX) / sxPerPoint
+      let vy = (py - centreY) / syPerPoint
+      guard let (u, v) = inverse.apply(vx, vy),
+        let (base, material) = face.paint(frame.face, u, v)
+      else { return nil }
+      var c = base
+      let (au, av) = (abs(u), abs(v))
+      let nearEdge =
+        au > hw - rim || av > hh - rim || (au > hw - extent && av > hh - extent)
+      if smooth && material == .face && nearEdge {
+        // The page's hairline edge, as wide as the terminal can show it.
+        if !face.contains(au + rim, av) || !face.contains(au, av + rim) {
+          c = TerminalColor.mix(c, .white, 0.22)
+        }
+      }
+      let s = face.sheen(u, v, x: x.sheenX, y: x.sheenY)
+      return (c.screened(s).scaled(light), material, s)
+    }
+
+    // The middle of each subpixel first; then 2 × 2 samples where a
+    // neighbour differs (the outline, the chip's and the code's edges).
+    var kinds = [UInt8](repeating: 0, count: count)
+    for sy in 0..<subH {
+      for sx in 0..<subW {
+        let i = sy * subW + sx
+        guard let (c, material, s) = sample(Double(sx) + 0.5, Double(sy) + 0.5) else { continue }
+        colors[i] = c
+        materials[i] = material
+        glow[i] = s
+        coverage[i] = 1
+        kinds[i] = material.rawValue + 1
+      }
+    }
+    let offsets: [(Double, Double)] = [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)]
+    for sy in 0..<subH {
+      for sx in 0..<subW {
+        let i = sy * subW + sx
+        let k = kinds[i]
+        let edge =
+          (sx > 0 && kinds[i - 1] != k) || (sx + 1 < subW && kinds[i + 1] != k)
+          || (sy > 0 && kinds[i - subW] != k) || (sy + 1 < subH && kinds[i + subW] != k)
+        guard edge else { continue }
+        var sum = TerminalColor(0, 0, 0)
+        var hits = 0
+        var glowSum = 0.0
+        var counts = (0, 0, 0)
+        for (ox, oy) in offsets {
+          guard let (c, material, s) = sample(Double(sx) + ox, Double(sy) + oy) else { continue }
+          sum = TerminalColor(sum.r + c.r, sum.g + c.g, sum.b + c.b)
+          glowSum += s
+          switch material {
+          case .face: counts.0 += 1
+          case .chip: counts.1 += 1
+          case .code: counts.2 += 1
+          }
+          hits += 1
+        }
+        coverage[i] = Double(hits) / 4
+        if hits > 0 {
+          colors[i] = sum.scaled(1 / Double(hits))
+          glow[i] = glowSum / Double(hits)
+          materials[i] =
+            counts.0 >= counts.1 && counts.0 >= counts.2
+            ? .face : (counts.1 >= counts.2 ? .chip : .code)
+        } else {
+          colors[i] = nil
+          materials[i] = nil
+        }
+      }
+    }
+
+    // The shadow: the card's outline moved down and away from the light and
+    // blurred, as the page's two drop shadows (a tight one at 0.30, a wide
+    // one at 0.20), from the same offsets and blur (CardExtras).
+    // A terminal cell is some 14 points of the card at 80 × 24, so the
+    // page's offsets are doubled to leave the card's edge at all.
+    let k = Self.shadowReach
+    let tight = shadowLayer(
+      dx: k * 0.2 * x.shadowX * sxPerPoint, dy: k * (0.15 * x.shadowY + 1) * syPerPoint,
+      blur: k * 0.15 * x.shadowBlur * syPerPoint)
+    let wide = shadowLayer(
+      dx: k * 1.2 * x.shadowX * sxPerPoint, dy: k * 1.3 * x.shadowY * syPerPoint,
+      blur: k * 1.6 * x.shadowBlur * syPerPoint)
+    for sy in 0..<subH {
+      for sx in 0..<subW {
+        let i = sy * subW + sx
+        let alpha = 1 - (1 - 0.30 * tight[i]) * (1 - 0.20 * wide[i])
+        let cover = coverage[i]
+        var under: TerminalColor?
+        if backdrop {
+          let nx = (Double(sx) + 0.5) / Double(subW) - 0.5
+          let ny = ((Double(sy) + 0.5) / Double(subH) - 0.35) * 0.8
+          let d = min((nx * nx + ny * ny).squareRoot() / 0.6, 1)
+          under = TerminalColor.mix(Self.backdropCentre, Self.backdropEdge, d)
+            .scaled(1 - min(Self.shadowDepth * alpha, 0.8))
+        } else if hardShadow && alpha > 0.22 {
+          under = .black
+        }
+        guard cover < 1 else { continue }
+        if let card = colors[i] {
+          if !smooth {
+            if cover < 0.5 {
+              colors[i] = under
+              materials[i] = nil
+            }
+          } else if let under {
+            // Anti-aliased edge: the card over what is under it.
+            colors[i] = TerminalColor.mix(under, card, cover)
+          } else if cover < 0.5 {
+            colors[i] = nil
+            materials[i] = nil
+          }
+        } else {
+          colors[i] = under
+        }
+      }
+    }
+  }
+
+  /// The card's coverage moved by (`dx`, `dy`) subpixels and blurred over
+  /// about `blur` (the CSS blur radius, in vertical subpixels).
+  private func shadowLayer(dx: Double, dy: Double, blur: Double) -> [Double] {
+    let (subW, subH) = (subWidth, subHeight)
+    var layer = [Double](repeating: 0, count: subW * subH)
+    let ix = Int(dx.rounded())
+    let iy = Int(dy.rounded())
+    for sy in 0..<subH {
+      let from = sy - iy
+      guard from >= 0, from < subH else { continue }
+      for sx in 0..<subW {
+        let f = sx - ix
+        guard f >= 0, f < subW else { continue }
+        layer[sy * subW + sx] = coverage[from * subW + f]
+      }
+    }
+    // CSS blur is a Gaussian of σ = radius / 2; two box passes of about σ
+    // each way come close. Across, a subpixel is half as wide: twice the boxes.
+    let ry = max(Int((blur / 2).rounded()), 0)
+    let rx = 2 * ry
+    for _ in 0..<2 {
+      layer = Self.boxBlur(layer, width: subW, height: subH, rx: rx, ry: ry)
+    }
+    return layer
+  }
+
+  /// A box blur of `rx` each way across, then `ry` down, with running sums.
+  static func boxBlur(_ a: [Double], width: Int, height: Int, rx: Int, ry: Int) -> [Double] {
+    guard rx > 0 || ry > 0 else { return a }
+    var tmp = [Double](repeating: 0, count: a.count)
+    let nx = Double(2 * rx + 1)
+    for y in 0..<height {
+      let row = y * width
+      var s = 0.0
+      for k in 0...min(rx, width - 1) { s += a[row + k] }
+      for x in 0..<width {
+        tmp[row + x] = s / nx
+        if x + rx + 1 < width { s += a[row + x + rx + 1] }
+        if x - rx >= 0 { s -= a[row + x - rx] }
+      }
+    }
+    var out = [Double](repeating: 0, count: a.count)
+    let ny = Double(2 * ry + 1)
+    for x in 0..<width {
+      var s = 0.0
+      for k in 0...min(ry, height - 1) { s += tmp[k * width + x] }
+      for y in 0..<height {
+        out[y * width + x] = s / ny
+        if y + ry + 1 < height { s += tmp[(y + ry + 1) * width + x] }
+        if y - ry >= 0 { s -= tmp[(y - ry) * width + x] }
+      }
+    }
+    return out
+  }
+
+  /// Where face point (`u`, `v`) of the frame's face is, in subpixels.
+  func project(_ frame: CardFrame, _ u: Double, _ v: Double) -> (x: Double, y: Double)? {
+    guard let p = frame.transform.project(x: u, y: v) else { return nil }
+    let lift = frame.extras.lift
+    return (centreX + p.x * 2 * scale * lift, centreY + p.y * scale * lift)
+  }
+
+  /// The subpixels of cell (`column`, `row`): top left, top right, bottom
+  /// left, bottom right.
+  func cellIndices(column: Int, row: Int) -> [Int] {
+    let top = (2 * row) * subWidth + 2 * column
+    let bottom = top + subWidth
+    return [top, top + 1, bottom, bottom + 1]
+  }
+}
+
+/// The 3×3 projective map of the plane z = 0 under a 4×4 transform:
+/// face (u, v) to view (x, y).
+struct Homography {
+  var m: (Double, Double, Double, Double, Double, Double, Double, Double, Double)
+
+  init(_ t: Matrix4) {
+    m = (t[0, 0], t[0, 1], t[0, 3], t[1, 0], t[1, 1], t[1, 3], t[3, 0], t[3, 1], t[3, 3])
+  }
+
+  private init(rows m: (Double, Double, Double, Double, Double, Double, Double, Double, Double)) {
+    self.m = m
+  }
+
+  var inverse: Homography? {
+    let (a, b, c, d, e, f, g, h, i) = m
+    let det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+    guard abs(det) > 1e-12 else { return nil }
+    return Homography(
+      rows: (
+        (e * i - f * h) / det, (c * h - b * i) / det, (b * f - c * e) / det,
+        (f * g - d * i) / det, (a * i - c * g) / det, (c * d - a * f) / det,
+        (d * h - e * g) / det, (b * g - a * h) / det, (a * e - b * d) / det
+      ))
+  }
+
+  func apply(_ x: Double, _ y: Double) -> (Double, Double)? {
+    let w = m.6 * x + m.7 * y + m.8
+    guard abs(w) > 1e-12 else { return nil }
+    return ((m.0 * x + m.1 * y + m.2) / w, (m.3 * x + m.4 * y + m.5) / w)
+  }
+}

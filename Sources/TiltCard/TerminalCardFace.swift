@@ -1,0 +1,239 @@
+import Foundation
+
+/// The card's two faces as the page draws them (``HTMLRenderer``), in face
+/// points (origin at the centre, x right, y down), for the terminal: the
+/// colour of any point of a face, and the lines of text each face carries.
+///
+/// Front: a violet gradient, the gold chip top left, "TILT" top right, the
+/// title and its line bottom left. Back: a teal gradient, the code top right,
+/// the number and "Valid to 12/2026" bottom left. Both in the page's
+/// continuous (superellipse) corners with a light hairline edge.
+struct TerminalCardFace {
+  var width: Double
+  var height: Double
+
+  init(width: Double, height: Double) {
+    self.width = width
+    self.height = height
+  }
+
+  /// What a point of a face is made of; text is drawn only over `.face`.
+  enum Material: UInt8 {
+    case face
+    case chip
+    case code
+  }
+
+  // The page's colours (HTMLPageTemplate.swift).
+  static let frontGradient = (TerminalColor(hex: 0x4F46E5), TerminalColor(hex: 0x7C3AED))
+  static let backGradient = (TerminalColor(hex: 0x0D9488), TerminalColor(hex: 0x10B981))
+  static let chipColors = (
+    TerminalColor(hex: 0xFDE68A), TerminalColor(hex: 0xFACC15), TerminalColor(hex: 0xEAB308)
+  )
+  static let chipLine = TerminalColor(120, 80, 0)
+  static let codeInk = TerminalColor(hex: 0x0F3D3A)
+
+  /// The corners' size at least (points): on a small screen the page's
+  /// corner would be a notch of one subpixel, so the canvas asks for one
+  /// that spans a few subpixels (``TerminalCanvas``).
+  var minimumCornerExtent = 0.0
+
+  /// How far each corner's curve runs along the edges: the page's (2.1 × its
+  /// radius of 0.12 × the shorter side), or ``minimumCornerExtent``.
+  var cornerExtent: Double {
+    min(max(2.1 * 0.12 * min(width, height), minimumCornerExtent), min(width, height) / 2)
+  }
+
+  /// Whether (`u`, `v`) is inside the face's outline: the page's rounded
+  /// rectangle with superellipse corners, |x|⁵ + |y|⁵ ≤ 1 in each corner.
+  func contains(_ u: Double, _ v: Double) -> Bool {
+    let (hw, hh) = (width / 2, height / 2)
+    let (au, av) = (abs(u), abs(v))
+    guard au <= hw, av <= hh else { return false }
+    let e = cornerExtent
+    let dx = max(au - (hw - e), 0) / e
+    let dy = max(av - (hh - e), 0) / e
+    guard dx > 0, dy > 0 else { return true }
+    let p = dx * dx * dx * dx * dx + dy * dy * dy * dy * dy
+    return p <= 1
+  }
+
+  /// The chip's rectangle (front): left and top 0.1·height in, 0.2 × 0.15 height.
+  var chip: (x0: Double, y0: Double, x1: Double, y1: Double) {
+    let x0 = -width / 2 + 0.1 * height
+    let y0 = -height / 2 + 0.1 * height
+    return (x0, y0, x0 + 0.2 * height, y0 + 0.15 * height)
+  }
+
+  /// The code's square (back): right and top 0.1·height in, 0.36·height a side.
+  var code: (x0: Double, y0: Double, x1: Double, y1: Double) {
+    let x1 = width / 2 - 0.1 * height
+    let y0 = -height / 2 + 0.1 * height
+    return (x1 - 0.36 * height, y0, x1, y0 + 0.36 * height)
+  }
+
+  /// The colour at (`u`, `v`) of `face`, before light and shade, and what is
+  /// there; `nil` outside the outline.
+  func paint(_ face: CardFace, _ u: Double, _ v: Double) -> (TerminalColor, Material)? {
+    guard contains(u, v) else { return nil }
+    let (w, h) = (width, height)
+    if face == .front {
+      let c = chip
+      if u >= c.x0, u <= c.x1, v >= c.y0, v <= c.y1,
+        Self.insideRounded(u, v, c, radius: 0.03 * h)
+      {
+        let (cw, ch) = (c.x1 - c.x0, c.y1 - c.y0)
+        let t = Self.diagonal((u - c.x0) / cw, (v - c.y0) / ch, aspect: cw / ch)
+        let (a, b, d) = Self.chipColors
+        var color =
+          t < 0.45 ? TerminalColor.mix(a, b, t / 0.45) : TerminalColor.mix(b, d, (t - 0.45) / 0.55)
+        // The contacts: two vertical lines at a third and two thirds, one across.
+        let line = max(0.045 * cw, 1.2)
+        let x = u - c.x0
+        let y = v - c.y0
+        if abs(x - cw / 3) < line || abs(x - 2 * cw / 3) < line || abs(y - 0.48 * ch) < line {
+          color = TerminalColor.mix(color, Self.chipLine, 0.5)
+        }
+        return (color, .chip)
+      }
+    } else {
+      let c = code
+      if u >= c.x0, u <= c.x1, v >= c.y0, v <= c.y1,
+        Self.insideRounded(u, v, c, radius: 0.035 * h)
+      {
+        let pad = 0.025 * h
+        let side = (c.x1 - c.x0) - 2 * pad
+        let mx = Int(((u - c.x0 - pad) / side * Double(CardCode.size)).rounded(.down))
+        let my = Int(((v - c.y0 - pad) / side * Double(CardCode.size)).rounded(.down))
+        let on = CardCode.module(x: mx, y: my)
+        return (on ? Self.codeInk : .white, .code)
+      }
+    }
+    let (a, b) = face == .front ? Self.frontGradient : Self.backGradient
+    let t = Self.diagonal(u / w + 0.5, v / h + 0.5, aspect: w / h)
+    return (TerminalColor.mix(a, b, t), .face)
+  }
+
+  /// Where (`x`, `y`) in 0…1 of a box falls on a CSS `linear-gradient(135deg, …)`
+  /// of that box, 0 (top left) … 1 (bottom right).
+  static func diagonal(_ x: Double, _ y: Double, aspect: Double) -> Double {
+    // The gradient line runs toward the bottom right at 45°; its length is
+    // (w + h)·sin 45°, so in box units the position is (x·w + y·h) / (w + h).
+    let t = (x * aspect + y) / (aspect + 1)
+    return min(max(t, 0), 1)
+  }
+
+  static func insideRounded(
+    _ u: Double, _ v: Double, _ r: (x0: Double, y0: Double, x1: Double, y1: Double),
+    radius: Double
+  ) -> Bool {
+    let dx = max(r.x0 + radius - u, u - (r.x1 - radius), 0)
+    let dy = max(r.y0 + radius - v, v - (r.y1 - radius), 0)
+    return dx * dx + dy * dy <= radius * radius
+  }
+
+  /// The sheen's opacity at (`u`, `v`): the page's radial gradient, white 0.30
+  /// at (`sheenX`, `sheenY`), 0.08 at 28 % and nothing from 50 % of its
+  /// radius (farthest corner of a 1.6·max(w, h) square).
+  func sheen(_ u: Double, _ v: Double, x: Double, y: Double) -> Double {
+    let radius = 1.6 * max(width, height) / 2 * 2.0.squareRoot()
+    let dx = u - x
+    let dy = v - y
+    let d = (dx * dx + dy * dy).squareRoot() / radius
+    if d < 0.28 { return 0.30 + (0.08 - 0.30) * d / 0.28 }
+    if d < 0.5 { return 0.08 * (0.5 - d) / 0.22 }
+    return 0
+  }
+
+  /// A line of text on a face: the first of `variants` that fits is drawn,
+  /// upright, at the face point (`u`, `v`) (its left end, or its right end
+  /// for `.right`), `v` the line's middle.
+  struct TextLine {
+    enum Alignment { case left, right }
+    var variants: [String]
+    var u: Double
+    var v: Double
+    var alignment: Alignment
+    var bold: Bool
+    /// The text's opacity over the face (the page's 0.82 and 0.85).
+    var opacity: Double
+  }
+
+  /// The lines of `face`: on the front the brand, the title and its line; on
+  /// the back the number and its line.
+  func lines(
+    _ face: CardFace, frontTitle: String, frontSubtitle: String, backTitle: String,
+    backSubtitle: String
+  ) -> [TextLine] {
+    let (w, h) = (width, height)
+    let left = -w / 2 + 0.1 * h
+    let title = 0.5 * h - 0.31 * h
+    let subtitle = 0.5 * h - 0.17 * h
+    switch face {
+    case .front:
+      return [
+        TextLine(
+          variants: [frontTitle], u: left, v: title, alignment: .left, bold: true, opacity: 1),
+        TextLine(
+          variants: Self.shorter(frontSubtitle), u: left, v: subtitle, alignment: .left,
+          bold: false, opacity: 0.82),
+        TextLine(
+          variants: ["T I L T", "TILT"], u: w / 2 - 0.1 * h, v: -h / 2 + 0.1 * h + 0.035 * h,
+          alignment: .right, bold: true, opacity: 0.85),
+      ]
+    case .back:
+      return [
+        TextLine(
+          variants: [backTitle], u: left, v: title, alignment: .left, bold: true, opacity: 1),
+        TextLine(
+          variants: Self.shorter(backSubtitle), u: left, v: subtitle, alignment: .left,
+          bold: false, opacity: 0.82),
+      ]
+    }
+  }
+
+  /// `text`, then the shorter forms it can take without cutting a word: the
+  /// part after the last " · ", or before it.
+  static func shorter(_ text: String) -> [String] {
+    var out = [text]
+    if let r = text.range(of: " · ", options: .backwards) {
+      out.append(String(text[r.upperBound...]))
+      out.append(String(text[..<r.lowerBound]))
+    }
+    return out
+  }
+}
+
+/// The back's square code, the same modules as the page's (``HTMLRenderer``'s
+/// `codeSVG`, same seed): 21 × 21 with three finder squares.
+enum CardCode {
+  static let size = 21
+
+  static let modules: [[Bool]] = {
+    let n = size
+    var on = [[Bool]](repeating: [Bool](repeating: false, count: n), count: n)
+    var seed: UInt32 = 20_260_042
+    for y in 0..<n {
+      for x in 0..<n {
+        seed = seed &* 1_664_525 &+ 1_013_904_223
+        on[y][x] = (seed >> 16) & 3 == 0 || (seed >> 20) & 1 == 0
+      }
+    }
+    for (ox, oy) in [(0, 0), (n - 7, 0), (0, n - 7)] {
+      for y in -1...7 {
+        for x in -1...7 {
+          let (X, Y) = (ox + x, oy + y)
+          guard X >= 0, Y >= 0, X < n, Y < n else { continue }
+          let ring = max(abs(x - 3), abs(y - 3))
+          on[Y][X] = ring == 3 || ring <= 1
+        }
+      }
+    }
+    return on
+  }()
+
+  static func module(x: Int, y: Int) -> Bool {
+    guard x >= 0, y >= 0, x < size, y < size else { return false }
+    return modules[y][x]
+  }
+}

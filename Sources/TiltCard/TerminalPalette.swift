@@ -1,0 +1,176 @@
+import Foundation
+
+/// A colour of the terminal drawing, sRGB 0…255 per channel, blended in sRGB
+/// as CSS blends.
+struct TerminalColor: Hashable, Sendable {
+  var r: Double
+  var g: Double
+  var b: Double
+
+  init(_ r: Double, _ g: Double, _ b: Double) {
+    self.r = r
+    self.g = g
+    self.b = b
+  }
+
+  /// `0xRRGGBB`.
+  init(hex: UInt32) {
+    self.init(Double(hex >> 16 & 0xFF), Double(hex >> 8 & 0xFF), Double(hex & 0xFF))
+  }
+
+  /// `a` toward `b` by `t` (0 gives `a`).
+  static func mix(_ a: TerminalColor, _ b: TerminalColor, _ t: Double) -> TerminalColor {
+    TerminalColor(a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t)
+  }
+
+  func scaled(_ k: Double) -> TerminalColor { TerminalColor(r * k, g * k, b * k) }
+
+  /// CSS `mix-blend-mode: screen` with white at opacity `alpha`.
+  func screened(_ alpha: Double) -> TerminalColor {
+    TerminalColor(r + alpha * (255 - r), g + alpha * (255 - g), b + alpha * (255 - b))
+  }
+
+  func distanceSquared(to o: TerminalColor) -> Double {
+    let (dr, dg, db) = (r - o.r, g - o.g, b - o.b)
+    return dr * dr + dg * dg + db * db
+  }
+
+  /// Distance with the difference in lightness counted three times over the
+  /// difference in colour (Cb, Cr): a palette colour as light as this one is
+  /// nearer than one of the same hue but darker, so the sheen over a face
+  /// comes out lighter, never as a darker ring (with plain RGB distance the
+  /// violet face under the sheen took a darker blue).
+  func hueWeightedDistance(to o: TerminalColor) -> Double {
+    let dy = luma - o.luma
+    let dcb = (b - luma) - (o.b - o.luma)
+    let dcr = (r - luma) - (o.r - o.luma)
+    return 3 * dy * dy + dcb * dcb + dcr * dcr
+  }
+
+  /// Rec. 709 luma, 0…255.
+  var luma: Double { 0.2126 * r + 0.7152 * g + 0.0722 * b }
+
+  var clamped: TerminalColor {
+    func c(_ x: Double) -> Double { min(max(x, 0), 255) }
+    return TerminalColor(c(r), c(g), c(b))
+  }
+
+  static let white = TerminalColor(255, 255, 255)
+  static let black = TerminalColor(0, 0, 0)
+}
+
+/// What one cell's colour is written as, once the terminal's depth is known:
+/// the terminal's own background, 24-bit, an xterm 256-colour index or one of
+/// the 16 ANSI colours.
+enum TerminalInk: Hashable, Sendable {
+  case terminalDefault
+  case rgb(UInt8, UInt8, UInt8)
+  case index256(UInt8)
+  case ansi(UInt8)
+
+  /// The SGR parameters that set this ink as foreground or background.
+  func sgr(foreground: Bool) -> String {
+    switch self {
+    case .terminalDefault: return foreground ? "39" : "49"
+    case .rgb(let r, let g, let b): return (foreground ? "38;2;" : "48;2;") + "\(r);\(g);\(b)"
+    case .index256(let i): return (foreground ? "38;5;" : "48;5;") + "\(i)"
+    case .ansi(let i):
+      let base = i < 8 ? (foreground ? 30 : 40) : (foreground ? 90 : 100)
+      return "\(base + Int(i % 8))"
+    }
+  }
+}
+
+/// The colours of each depth and how a colour is brought to them.
+///
+/// 256 colours: the nearest colour of the 6×6×6 cube (whose levels are not
+/// evenly spaced: 0, 95, 135, 175, 215, 255) or, for a near-grey (the
+/// backdrop, the shadow), of the 24-step grey ramp; by distance in RGB, all
+/// three channels at once, so a hue never turns (a channel rounded on its own
+/// turned the violet front blue), and a gradient or the sheen is a few flat
+/// bands. Dithering between levels was tried: at two pixels a cell it is
+/// noise, not a shade.
+///
+/// 16 colours: the hue decides the colour (``ansiHue(_:)``), so a shaded face
+/// keeps it; the bright variant is taken where the sheen is strongest.
+enum TerminalPalette {
+  static let cubeLevels: [Double] = [0, 95, 135, 175, 215, 255]
+  /// The xterm 256-colour index nearest to `c`; with `under`, the face
+  /// that `c` is `under` screened by `glow` (the sheen), one no darker than
+  /// the face under less of the sheen comes out, so the sheen brightens
+  /// steadily toward its middle, never through a darker ring.
+  static func index256(_ c: TerminalColor, under: TerminalColor? = nil, glow: Double = 0)
+    -> UInt8
+  {
+    var floor = -1.0
+    if let under {
+      for k in 0..<4 {
+        let lesser = under.screened(glow * Double(k) / 4)
+        floor = max(floor, rgb(ofIndex256: index256(lesser)).luma)
+      }
+    }
+    let c = c.clamped
+    func around(_ v: Double, _ levels: [Double]) -> [Int] {
+      var i = 0
+      while i + 1 < levels.count && levels[i + 1] <= v { i += 1 }
+      return i + 1 < levels.count ? [i, i + 1] : [i]
+    }
+    var best: UInt8 = 16
+    var bestDistance = Double.infinity
+    for r in around(c.r, cubeLevels) {
+      for g in around(c.g, cubeLevels) {
+        for b in around(c.b, cubeLevels) {
+          let i = UInt8(16 + 36 * r + 6 * g + b)
+          let candidate = rgb(ofIndex256: i)
+          let d =
+            candidate.hueWeightedDistance(to: c) + (candidate.luma < floor ? 1e9 : 0)
+          if d < bestDistance {
+            best = i
+            bestDistance = d
+          }
+        }
+      }
+    }
+    let high = max(c.r, c.g, c.b)
+    let low = min(c.r, c.g, c.b)
+    if high - low < max(16, 0.3 * high) {
+      let grey = (c.r + c.g + c.b) / 3
+      let step = min(max(((grey - 8) / 10).rounded(), 0), 23)
+      let i = UInt8(232 + Int(step))
+      if rgb(ofIndex256: i).hueWeightedDistance(to: c) < bestDistance { best = i }
+    }
+    return best
+  }
+
+  /// The colour xterm shows for a 256-colour index (16…255).
+  static func rgb(ofIndex256 i: UInt8) -> TerminalColor {
+    if i >= 232 {
+      let v = Double(8 + 10 * (Int(i) - 232))
+      return TerminalColor(v, v, v)
+    }
+    let n = Int(i) - 16
+    return TerminalColor(cubeLevels[n / 36], cubeLevels[n / 6 % 6], cubeLevels[n % 6])
+  }
+
+  /// The nearest of the 8 ANSI colours (0 black … 7 white) by hue, so a
+  /// shaded card keeps its colour: black only for a pixel close to black,
+  /// white or black for a grey.
+  static func ansiHue(_ c: TerminalColor) -> Int {
+    let high = max(c.r, c.g, c.b)
+    let low = min(c.r, c.g, c.b)
+    guard high >= 40 else { return 0 }
+    guard high - low >= 0.25 * high else { return high >= 128 ? 7 : 0 }
+    // Each channel that is at least halfway from the lowest to the highest is on.
+    let mid = (high + low) / 2
+    return (c.r >= mid ? 1 : 0) | (c.g >= mid ? 2 : 0) | (c.b >= mid ? 4 : 0)
+  }
+
+  /// xterm's default colours for the 16 ANSI indices, to compare cells by.
+  static let ansiRGB: [TerminalColor] = {
+    let hex: [UInt32] = [
+      0x000000, 0xCD0000, 0x00CD00, 0xCDCD00, 0x0000EE, 0xCD00CD, 0x00CDCD, 0xE5E5E5,
+      0x7F7F7F, 0xFF0000, 0x00FF00, 0xFFFF00, 0x5C5CFF, 0xFF00FF, 0x00FFFF, 0xFFFFFF,
+    ]
+    return hex.map { TerminalColor(hex: $0) }
+  }()
+}
