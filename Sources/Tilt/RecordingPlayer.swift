@@ -135,6 +135,19 @@ final class Pacer {
     }
   }
 
+  /// Serves what is ready now, without waiting; false on SIGINT or SIGTERM.
+  private func glance() throws -> Bool {
+    let turn = ParticipantTurn(participants)
+    let ready = try Poller.wait(for: [signals.fileDescriptor] + turn.descriptors, timeout: 0)
+    if ready.contains(signals.fileDescriptor) {
+      for signal in signals.drain() {
+        if signal == SIGWINCH { try pipeline.sink.redraw() } else { return false }
+      }
+    }
+    try turn.serve(ready: ready)
+    return !pipeline.endRequested
+  }
+
   /// Sleeps until source time `t` is due on the wall clock; false when the
   /// replay should end (a signal, or a participant asked). Display frames
   /// and the idle stop that fall due before `t` are shown at their time, as
@@ -168,7 +181,14 @@ final class Pacer {
       } else {
         left = start + (due ?? t) / speed - monotonicSeconds()
         if left <= 0 {
-          guard let due else { return true }
+          // Due already (a slow parser or a busy machine): the keys and the
+          // page are still heard, without a wait, before the sample is taken.
+          guard let due else {
+            guard try glance() else { return false }
+            followHold()
+            if heldSince == nil { return true }
+            continue
+          }
           try pipeline.advance(to: due)
           reached(due)
           try pipeline.sink.flush()

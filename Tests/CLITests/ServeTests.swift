@@ -337,7 +337,7 @@ enum StopSurface: String, CaseIterable, CustomTestStringConvertible {
   /// new reference). Stopped for 2 s with `p` on the terminal or the page's
   /// stop, the frames show it: the start frame comes 2 s later by the wall
   /// clock but at the stop frame's time on the recording's.
-  @Test(.needs(.tmux), arguments: [StopSurface.page])
+  @Test(.needs(.tmux), arguments: StopSurface.allCases)
   func aReplayStoppedFor2sContinuesAtTheTimeItStopped(surface: StopSurface) throws {
     let replay = try ServedReplay(
       ["replay", Self.demo, "--serve", "127.0.0.1:0", "--speed", "2"]
