@@ -467,3 +467,65 @@ enum StopSurface: String, CaseIterable, CustomTestStringConvertible {
     ServeTests.request("GET", path, port: port)
   }
 }
+
+/// The live page's keys (SPEC §3) in a real Chromium against a served replay:
+/// space flips, `p` stops and starts, `r` recenters, `q` leaves (the viewer
+/// goes, the buttons are disabled); the frames the server made show each.
+@Suite struct LivePageKeyTests {
+  @Test(.needs(.chromium, .python3)) func theFourKeysOnTheLivePage() throws {
+    _ = try Tool.chromium.require()
+    let python = try Tool.python3.require()
+    let jsonl = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "tilt-live-keys-\(getpid()).jsonl")
+    defer { try? FileManager.default.removeItem(at: jsonl) }
+    let replay = try ServedReplay(
+      [
+        "replay", "recordings/demo.evemu", "--serve", "127.0.0.1:0", "--speed", "1",
+        "--format", "jsonl", "-o", jsonl.path,
+      ], onTerminal: false, name: "keys")
+    defer { replay.close() }
+    let port = try #require(replay.port(), "no serving line: \(replay.stderr)")
+    let png = jsonl.deletingPathExtension().appendingPathExtension("png")
+    defer { try? FileManager.default.removeItem(at: png) }
+    let readout = "document.getElementById('readout').textContent"
+    let drawn = "parseFloat(document.body.dataset.drawn || '0')"
+    let shot = try TiltCLI.runTool(
+      python,
+      [
+        TiltCLI.packageRoot.appendingPathComponent("Tests/browser/shoot").path,
+        "http://127.0.0.1:\(port)/", png.path,
+        "--wait", "document.body.dataset.face === 'front'",
+        "--then", "Space", "document.body.dataset.face === 'back'",
+        "--then", "p", "\(readout).includes('stopped')",
+        // Started again, and on into the demo's roll to the right (+20° at 2.3 s).
+        "--then", "p", "!\(readout).includes('stopped') && \(drawn) > 2.3",
+        "--then", "r", "true",
+        "--then", "q", "document.getElementById('flip').disabled && document.body.dataset.quit",
+      ])
+    #expect(shot.status == 0, "\(shot.stdout)\(shot.stderr)")
+    // q: this viewer left, so nobody watches.
+    var viewers = ""
+    for _ in 0..<100 {
+      viewers = ServeTests.request("GET", "/state", port: port).body
+      if viewers.contains("\"viewers\": 0") { break }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+    #expect(viewers.contains("\"viewers\": 0"), "\(viewers)")
+    replay.signal(SIGINT)
+    #expect(replay.exitStatus() == 0, "\(replay.stderr)")
+    let lines = try String(contentsOf: jsonl, encoding: .utf8).split(separator: "\n")
+    let frames = lines.compactMap {
+      (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+    }
+    let flipped = frames.firstIndex { ($0["card"] as? [String: Any])?["flipped"] as? Bool == true }
+    let stopped = frames.firstIndex { $0["state"] as? String == "stopped" }
+    #expect(flipped != nil, "space flipped the card")
+    #expect(stopped != nil && flipped.map { stopped! > $0 } == true, "p stopped it after")
+    // r: the attitude reads level again at once, from a roll well away from it.
+    let rolls = frames.map { (($0["attitude"] as? [String: Any])?["roll"] as? Double) ?? 0 }
+    let recentered = (1..<max(rolls.count, 1)).contains { i in
+      abs(rolls[i]) < 0.5 && abs(rolls[i - 1]) > 3 && i > (stopped ?? rolls.count)
+    }
+    #expect(recentered, "r made the roll read 0 from \(rolls.map { Int($0) })")
+  }
+}
