@@ -348,11 +348,37 @@ public final class CardServer {
 
   /// Sends `frame` to every viewer, encoded as the jsonl sink encodes it.
   public func broadcast(_ frame: CardFrame) {
+    lastFrame = frame
     guard !order.isEmpty else { return }
     var line: [UInt8] = []
     encoder.encode(frame, into: &line)
     broadcast(frameJSON: line)
   }
+
+  /// A served replay reached the end of its recording at source time `t`
+  /// (seconds): every viewer gets `event: end` with `data: {"t": T}` (SPEC
+  /// §6), and a viewer that comes later gets the last frame and that event
+  /// after its `viewer` event, so its page shows the end, not a blank card.
+  /// The streams stay open: the server serves on until it is closed.
+  public func broadcastEnd(at t: Double) {
+    // Microseconds, as the frames' `t`; a replay's time is never negative.
+    let micro = Int((max(t, 0).isFinite ? max(t, 0) : 0) * 1e6 + 0.5)
+    let fraction = String(micro % 1_000_000)
+    let time =
+      "\(micro / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
+    let event = Array("event: end\ndata: {\"t\": \(time)}\n\n".utf8)
+    endEvent = event
+    for viewer in order where !viewer.closing {
+      viewer.enqueue(event)
+      wake(viewer)
+    }
+    run()
+  }
+
+  /// The last frame broadcast, and the end event once the replay ended:
+  /// what a viewer that comes after the end is sent first.
+  private var lastFrame: CardFrame?
+  private var endEvent: [UInt8]?
 
   /// Ends every stream and stops the daemon; the descriptors are closed.
   /// The callbacks are not called from here on.
@@ -445,6 +471,15 @@ public final class CardServer {
       id: id, connection: connection, socket: tilt_mhd_connection_fd(connection),
       limit: limits.queuedEvents)
     viewer.enqueue(Array("event: viewer\ndata: {\"id\": \"\(id)\"}\n\n".utf8))
+    if let endEvent {
+      if let lastFrame {
+        var line: [UInt8] = Array("data: ".utf8)
+        encoder.encode(lastFrame, into: &line)
+        while line.last == UInt8(ascii: "\n") { line.removeLast() }
+        viewer.enqueue(line + Array("\n\n".utf8))
+      }
+      viewer.enqueue(endEvent)
+    }
     viewers[id] = viewer
     order.append(viewer)
     trace("viewer \(id.prefix(6)) added, socket \(viewer.socket)")

@@ -34,6 +34,12 @@ package final class SignalPipe {
       sigemptyset(&action.sa_mask)
       sigaction(signal, &action, nil)
     }
+    // A process may start with these blocked (a parent's thread mask is
+    // inherited through exec): then Ctrl-C and SIGTERM would never arrive.
+    var handled = sigset_t()
+    sigemptyset(&handled)
+    for signal in signals { sigaddset(&handled, signal) }
+    pthread_sigmask(SIG_UNBLOCK, &handled, nil)
     var ignore = sigaction()
     ignore.__sigaction_handler.sa_handler = SIG_IGN
     sigaction(SIGPIPE, &ignore, nil)

@@ -9,13 +9,30 @@ import TiltCard
 /// While it waits for the wall clock, a paced replay sleeps in one `poll()`
 /// that its ``participants`` join (a terminal's keys, an HTTP server), and it
 /// turns SIGINT and SIGTERM into the end of the replay, SIGWINCH into a redraw.
+///
+/// Updates stopped by a command (`p`, the page's stop, no viewer left) hold
+/// the recording too (SPEC §3): its clock waits with the card, the motion
+/// session is kept, and starting again continues at the time it stopped,
+/// without a jump. An idle stop (`--idle-stop`) does not hold it: the
+/// recording's motion is what starts the card again.
 public final class RecordingPlayer {
   public let pipeline: TiltPipeline
   /// What shares the paced replay's `poll()`.
   public var participants: [any LoopParticipant] = []
   /// How many samples and button changes the last ``play(_:speedFactor:)``
-  /// took from its source.
+  /// took from its sources (every pass of a loop).
   public private(set) var playedItems = 0
+  /// `--loop`: at the end of a paced replay, the source to play next (the
+  /// recording again, from its start); its times go on from the last frame's.
+  /// A pass with nothing to play ends the loop.
+  public var again: (() throws -> any MotionSource)?
+  /// A paced replay that reaches its end keeps serving its participants,
+  /// the keys and the display clock until a signal or an end request
+  /// (a served replay: the page keeps its last frame).
+  public var holdsAtEnd = false
+  /// Called once when a paced replay has reached the end of its recording
+  /// and of the card's animation, with the source time of that end (seconds).
+  public var onEnd: ((Double) -> Void)?
 
   public init(pipeline: TiltPipeline) { self.pipeline = pipeline }
 
@@ -28,21 +45,42 @@ public final class RecordingPlayer {
     let pacer = try speed.map {
       try Pacer(speed: $0, pipeline: pipeline, participants: participants)
     }
+    // A paced replay holds the motion session while it holds the recording.
+    pipeline.keepsMotionSessionWhileStopped = pacer != nil
+    defer { pipeline.keepsMotionSessionWhileStopped = false }
+    var offset = 0.0
+    var end = 0.0
     do {
-      while let item = try source.next() {
-        guard try pacer?.wait(until: item.time) ?? true else { return try pipeline.sink.finish() }
-        try pipeline.take(item)
-        playedItems += 1
-        pacer?.reached(item.time)
-      }
-      if let pacer {
+      while true {
+        let before = playedItems
+        while var item = try source.next() {
+          item.time += offset
+          guard try pacer?.wait(until: item.time) ?? true else { return try pipeline.sink.finish() }
+          try pipeline.take(item)
+          playedItems += 1
+          end = max(end, item.time)
+          pacer?.reached(item.time)
+        }
+        guard let pacer else { break }
         // The rest of an animation, at its pace too; it settles within seconds.
         var budget = Int(pipeline.configuration.displayRateHz * 60)
         while let t = pipeline.session.nextFrameTime, budget > 0 {
           guard try pacer.wait(until: t) else { return try pipeline.sink.finish() }
           try pipeline.advance(to: t)
           pacer.reached(t)
+          end = max(end, t)
           budget -= 1
+        }
+        guard let again, playedItems > before else { break }
+        source = try again()
+        // The next pass starts one display frame after this one ended.
+        offset = end + 1 / pipeline.configuration.displayRateHz
+      }
+      if let pacer {
+        onEnd?(end)
+        if holdsAtEnd {
+          _ = try pacer.wait(until: .infinity)
+          return try pipeline.sink.finish()
         }
       }
     } catch {
@@ -60,9 +98,14 @@ final class Pacer {
   let pipeline: TiltPipeline
   let participants: [any LoopParticipant]
   let signals: SignalPipe
-  let start = monotonicSeconds()
+  /// The wall time (monotonic seconds) of source time 0; it moves on by the
+  /// time the recording was held.
+  private var start = monotonicSeconds()
   /// The latest source time reached.
   private var now = 0.0
+  /// When the current hold began (monotonic seconds), while updates are
+  /// stopped by a command.
+  private var heldSince: Double?
 
   init(speed: Double, pipeline: TiltPipeline, participants: [any LoopParticipant]) throws {
     self.speed = speed
@@ -70,37 +113,95 @@ final class Pacer {
     self.participants = participants
     signals = try SignalPipe()
     pipeline.currentTime = { [unowned self] in
-      max(now, (monotonicSeconds() - start) * speed)
+      max(now, ((heldSince ?? monotonicSeconds()) - start) * speed)
     }
   }
 
   /// Source time `t` has been taken.
   func reached(_ t: Double) { now = max(now, t) }
 
+  /// Whether the recording waits: updates stopped, and not by the idle stop.
+  private var holds: Bool {
+    pipeline.session.state == .stopped && !pipeline.session.stoppedForIdle
+  }
+
+  /// Starts or ends a hold as the card's state says.
+  private func followHold() {
+    if holds, heldSince == nil {
+      heldSince = monotonicSeconds()
+    } else if !holds, let since = heldSince {
+      start += monotonicSeconds() - since
+      heldSince = nil
+    }
+  }
+
+  /// Serves what is ready now, without waiting; false on SIGINT or SIGTERM.
+  private func glance() throws -> Bool {
+    let turn = ParticipantTurn(participants)
+    let ready = try Poller.wait(for: [signals.fileDescriptor] + turn.descriptors, timeout: 0)
+    if ready.contains(signals.fileDescriptor) {
+      for signal in signals.drain() {
+        if signal == SIGWINCH { try pipeline.sink.redraw() } else { return false }
+      }
+    }
+    try turn.serve(ready: ready)
+    return !pipeline.endRequested
+  }
+
   /// Sleeps until source time `t` is due on the wall clock; false when the
   /// replay should end (a signal, or a participant asked). Display frames
   /// and the idle stop that fall due before `t` are shown at their time, as
   /// live: a card stopped, flipped or recentered between two samples (or
   /// while stopped, when no sample reaches it) is drawn when it happens.
+  /// While updates are stopped the recording waits: `t` is not due until
+  /// they start again. `t` may be infinite: serve until the end is asked.
   func wait(until t: Double) throws -> Bool {
     // What is made is written before the loop sleeps: a reader on a pipe sees
     // each frame when it is due, not in bursts.
     try pipeline.sink.flush()
     while !pipeline.endRequested {
+      followHold()
       let due = pipeline.session.nextWakeTime.flatMap { $0 < t && $0 >= now ? $0 : nil }
-      let left = start + (due ?? t) / speed - monotonicSeconds()
-      if left <= 0 {
-        guard let due else { return true }
-        try pipeline.advance(to: due)
-        reached(due)
-        try pipeline.sink.flush()
-        if let next = pipeline.session.nextWakeTime, next <= due { return true }
-        continue
+      var left = Double.infinity
+      if heldSince != nil {
+        // Held, the sample waits for a start; a frame due meanwhile (the
+        // stopped frame, on the display grid just after the stop) is shown
+        // now, since the held clock would never reach it.
+        // (It may fall after `t`: the sample is not taken before it anyway.)
+        if let due = pipeline.session.nextWakeTime.flatMap({ $0 >= now ? $0 : nil }) {
+          try pipeline.advance(to: due)
+          reached(due)
+          try pipeline.sink.flush()
+          if let next = pipeline.session.nextWakeTime, next <= due {
+            // Nothing more to show while held: wait for the start.
+          } else {
+            continue
+          }
+        }
+      } else {
+        left = start + (due ?? t) / speed - monotonicSeconds()
+        if left <= 0 {
+          // Due already (a slow parser or a busy machine): the keys and the
+          // page are still heard, without a wait, before the sample is taken.
+          guard let due else {
+            guard try glance() else { return false }
+            followHold()
+            if heldSince == nil { return true }
+            continue
+          }
+          try pipeline.advance(to: due)
+          reached(due)
+          try pipeline.sink.flush()
+          if let next = pipeline.session.nextWakeTime, next <= due { return true }
+          continue
+        }
       }
       let turn = ParticipantTurn(participants)
-      let timeout = turn.deadline.map { min(left, max(0, $0 - monotonicSeconds())) } ?? left
+      let toDeadline = turn.deadline.map { max(0, $0 - monotonicSeconds()) }
+      let timeout = min(left, toDeadline ?? .infinity)
       let ready = try Poller.wait(
-        for: [signals.fileDescriptor] + turn.descriptors, timeout: timeout)
+        for: [signals.fileDescriptor] + turn.descriptors,
+        timeout: timeout.isFinite ? timeout : nil)
       if ready.contains(signals.fileDescriptor) {
         for signal in signals.drain() {
           if signal == SIGWINCH { try pipeline.sink.redraw() } else { return false }

@@ -24,6 +24,12 @@ public final class TiltPipeline {
   /// Set by ``requestEnd()``: the loop driving the pipeline ends at its next turn.
   public private(set) var endRequested = false
 
+  /// Keeps the motion session (fusion, filter, reference) across updates
+  /// stopped by a command rather than starting a new one: a paced replay
+  /// that holds its recording while stopped continues without a jump
+  /// (``RecordingPlayer``). An idle stop still ends the session.
+  public var keepsMotionSessionWhileStopped = false
+
   private var fromManager: [CardFrame] = []
 
   /// `buttons` are the key codes of the source's device (``MotionSource/buttons``):
@@ -107,7 +113,8 @@ public final class TiltPipeline {
 
   /// Motion updates follow the card's lifecycle: stopped while the card is.
   private func followSession() {
-    if session.state == .stopped, manager.isDeviceMotionActive {
+    let keeps = keepsMotionSessionWhileStopped && !session.stoppedForIdle
+    if session.state == .stopped, manager.isDeviceMotionActive, !keeps {
       manager.stopDeviceMotionUpdates()
     } else if session.state == .active, !manager.isDeviceMotionActive {
       startMotionUpdates()

@@ -87,6 +87,15 @@ public struct HTMLRenderer: Sendable {
       ("SHEENHALF", px(-max(w, h) * 0.8)),
       ("SHEEN", px(max(w, h) * 1.6)),
       ("LIVE", live ? "true" : "false"),
+      ("GAIN", Self.compact(configuration.gain, decimals: 6)),
+      ("MAXTILT", Self.compact(configuration.maxTilt, decimals: 6)),
+      (
+        "DIST",
+        Self.compact(
+          configuration.perspectiveDistance.isFinite ? configuration.perspectiveDistance : 0,
+          decimals: 6)
+      ),
+      ("FLAT", configuration.reduceMotion ? "true" : "false"),
       ("FRAMES", rows),
     ]
     var out = Self.template
@@ -199,6 +208,7 @@ public struct HTMLRenderer: Sendable {
       case "<": out += "&lt;"
       case ">": out += "&gt;"
       case "\"": out += "&quot;"
+      case "%": out += "&#37;"
       default: out.append(ch)
       }
     }

@@ -21,7 +21,7 @@ let topLevelHelp = """
     -h, --help              Show help information.
     --version               Show the version.
 
-  See 'tilt-cli <command> --help' for a command's options.
+  See 'tilt-cli <command> --help' (or 'tilt-cli help <command>') for a command's options.
 
   """
 
@@ -54,9 +54,33 @@ func printUsageError(_ error: UsageError, for command: (any Command.Type)?) {
   }
 }
 
+/// `tilt-cli help [COMMAND]`: the same text and status as `--help`.
+func help(_ arguments: [String]) -> Int32 {
+  guard let name = arguments.first else {
+    print(topLevelHelp, terminator: "")
+    return ExitStatus.success
+  }
+  guard arguments.count == 1, let command = commands.first(where: { $0.name == name }) else {
+    var message =
+      arguments.count == 1
+      ? "unknown command '\(name)'" : "help takes one command, not \(arguments.count)"
+    if arguments.count == 1,
+      let near = EditDistance.suggestion(for: name, among: commands.map { $0.name })
+    {
+      message += "; did you mean '\(near)'?"
+    }
+    printUsageError(UsageError(message), for: nil)
+    return ExitStatus.usage
+  }
+  print(command.helpText, terminator: "")
+  return ExitStatus.success
+}
+
 var arguments = Array(CommandLine.arguments.dropFirst())
 let status: Int32
-if let first = arguments.first, !first.hasPrefix("-") {
+if arguments.first == "help" {
+  status = help(Array(arguments.dropFirst()))
+} else if let first = arguments.first, !first.hasPrefix("-") {
   if let command = commands.first(where: { $0.name == first }) {
     status = run(command, Array(arguments.dropFirst()))
   } else {

@@ -78,10 +78,13 @@ import Testing
     .needs(.setpriv),
     .enabled(if: getuid() == 0, "needs root, to run tilt-cli as nobody (setpriv)"))
   func unreadableDevicesAreNamedWithTheFix() throws {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "tilt-unreadable-\(getpid())")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    // nobody runs a copy in a folder it can enter: the build may be in one
+    // only its owner can (a clone in root's mode-700 home).
+    let dir = try TestTools.folderForAnotherUser(named: "tilt-unreadable")
     defer { try? FileManager.default.removeItem(at: dir) }
+    let binary = try TestTools.copyForAnotherUser(
+      TiltCLI.binary, into: try TestTools.folderForAnotherUser(named: "tilt-unreadable-bin"))
+    defer { try? FileManager.default.removeItem(at: binary.deletingLastPathComponent()) }
     for node in ["event3", "event12"] {
       let path = dir.appendingPathComponent(node).path
       FileManager.default.createFile(atPath: path, contents: Data())
@@ -92,7 +95,7 @@ import Testing
       try Tool.setpriv.require(),
       [
         "--reuid=65534", "--regid=65534", "--clear-groups", "env", "TILT_INPUT_DIR=\(dir.path)",
-        TiltCLI.binary.path, "--format", "jsonl",
+        binary.path, "--format", "jsonl",
       ])
     #expect(r.status == 0, "the demo plays: \(r.stderr)")
     #expect(

@@ -23,6 +23,29 @@ import Testing
     #expect(r.stderr.isEmpty)
   }
 
+  /// `tilt-cli help [COMMAND]` is `--help` (SPEC §3): the same bytes and status.
+  @Test(arguments: [
+    [], ["devices"], ["info"], ["live"], ["replay"], ["record"], ["tune"], ["calibrate"],
+  ])
+  func helpCommandIsTheSameAsHelpOption(command: [String]) throws {
+    let viaHelp = try TiltCLI.run(["help"] + command)
+    let viaOption = try TiltCLI.run(command + ["--help"])
+    #expect(viaHelp.status == 0)
+    #expect(viaHelp.stdout.hasPrefix("OVERVIEW: "))
+    #expect(viaHelp.stdout == viaOption.stdout)
+    #expect(viaHelp.stderr.isEmpty)
+  }
+
+  @Test func helpForAnUnknownCommandSuggestsOne() throws {
+    let r = try TiltCLI.run(["help", "replya"])
+    #expect(r.status == 64)
+    #expect(
+      r.stderr
+        == "Error: unknown command 'replya'; did you mean 'replay'?\nUsage: tilt-cli [<command>] [options]\n  See 'tilt-cli --help'.\n"
+    )
+    #expect(r.stdout.isEmpty)
+  }
+
   @Test func unknownCommandIsAUsageError() throws {
     let r = try TiltCLI.run(["wobble"])
     #expect(r.status == 64)

@@ -41,18 +41,23 @@ import TiltCard
     return out
   }
 
-  /// Runs Chromium on `url` and writes its screenshot to `png`.
-  static func shoot(_ url: String, to png: String, profile: String) throws {
+  /// Runs Chromium on `url` and writes its screenshot to `png` once the page
+  /// has painted the frame at time `t` (its `data-drawn`), however long the
+  /// machine takes: `Tests/browser/shoot` waits for it, up to 60 s.
+  static func shoot(_ url: String, to png: String, drawn t: Double) throws -> String {
     let p = Process()
-    p.executableURL = URL(fileURLWithPath: chromium!)
+    p.executableURL = URL(fileURLWithPath: python3!)
     p.arguments = [
-      "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-      "--user-data-dir=" + profile, "--window-size=800,600", "--screenshot=" + png, url,
+      packageRoot.appendingPathComponent("Tests/browser/shoot").path, url, png,
+      "--wait", "document.body.dataset.drawn === \"\(String(format: "%.6f", t))\"",
     ]
-    p.standardOutput = FileHandle.nullDevice
-    p.standardError = FileHandle.nullDevice
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = out
     try p.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
     p.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
   }
 
   static func check(_ png: String, _ face: String, _ corners: [Double]) throws -> (
@@ -107,8 +112,8 @@ import TiltCard
     for (frame, face) in [(front, "front"), (back, "back")] {
       loop.perform { _ in current = frame }
       let png = work.appendingPathComponent("\(face).png").path
-      try Self.shoot(url, to: png, profile: work.appendingPathComponent("profile").path)
-      #expect(FileManager.default.fileExists(atPath: png), "Chromium wrote no screenshot")
+      let shot = try Self.shoot(url, to: png, drawn: frame.t)
+      #expect(FileManager.default.fileExists(atPath: png), "Chromium wrote no screenshot: \(shot)")
       let corners = Self.corners(frame, config)
       let (status, output) = try Self.check(png, face, corners)
       #expect(status == 0, "\(output)")

@@ -28,7 +28,10 @@ import Testing
     #expect(!page.contains("src="))
     #expect(!page.contains("%%"), "every placeholder filled")
     #expect(page.contains("matrix3d("))
-    #expect(page.components(separatedBy: #"<div class="marker"></div>"#).count == 3)
+    // One gold chip, on the front; the back has its code instead.
+    #expect(page.components(separatedBy: #"<div class="marker"></div>"#).count == 2)
+    let back = page.components(separatedBy: #"<div id="back""#).last ?? ""
+    #expect(!back.prefix(400).contains("marker") && back.prefix(400).contains(#"class="code""#))
     #expect(page.contains("const LIVE = false;"))
   }
 
@@ -48,6 +51,29 @@ import Testing
         #expect(abs(row[HTMLRenderer.fields.count + i] - frame.transform.elements[i]) <= 5e-7)
       }
     }
+  }
+
+  /// The page's title names the source; so does its heading, escaped for HTML
+  /// (a `%%NAME%%` in a file name is not a placeholder).
+  @Test func titleNamesTheSourceEscaped() {
+    let page = HTMLRenderer(configuration: CardConfiguration(), title: "<x>%%FRAMES%%.evemu · tilt")
+      .render([])
+    #expect(page.contains("<title>&lt;x&gt;&#37;&#37;FRAMES&#37;&#37;.evemu · tilt</title>"))
+    #expect(
+      page.contains(#"<div id="source">&lt;x&gt;&#37;&#37;FRAMES&#37;&#37;.evemu · tilt</div>"#))
+  }
+
+  /// The four keys, the same on both pages (SPEC §3), and the replay page's
+  /// play/pause on a key of its own, not space.
+  @Test(arguments: [false, true]) func bothPagesHaveTheSameKeys(live: Bool) {
+    let renderer = HTMLRenderer(configuration: CardConfiguration())
+    let page = live ? renderer.renderLive() : renderer.render(Self.sampleFrames())
+    for (id, key) in [("flip", "space"), ("recenter", "r"), ("pause", "p")] {
+      #expect(page.contains(#"<button id="\#(id)" type="button">"#), "\(id) on both pages")
+      #expect(page.contains(#"<kbd>\#(key)</kbd></button>"#))
+    }
+    #expect(page.contains(#"Play<kbd>k</kbd>"#))
+    #expect(!page.contains(#"Play<kbd>space</kbd>"#))
   }
 
   @Test func titlesAreEscaped() {

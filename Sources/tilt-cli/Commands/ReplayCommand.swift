@@ -17,11 +17,13 @@ enum ReplayCommand: Command {
       --speed X|max           Play at X times the recorded speed, or as fast as possible
                               with max; frames are the same either way (default 1, or
                               max when writing a file: --output or --format html).
+      --loop                  Play the recording again from its start at its end, until
+                              q or Ctrl-C (a paced replay: not with --speed max).
     \(PipelineOptions.help)
     """
   static let spec = CommandLineArguments.Spec(
     options: PipelineOptions.valueOptions.union(["speed"]),
-    flags: PipelineOptions.flagOptions,
+    flags: PipelineOptions.flagOptions.union(["loop"]),
     aliases: ["o": "output"], maxPositionals: 1)
 
   static func run(_ arguments: CommandLineArguments) throws -> Int32 {
@@ -33,11 +35,21 @@ enum ReplayCommand: Command {
     guard let path = arguments.positionals.first else {
       throw UsageError("missing FILE (an evemu recording or a CSV log)")
     }
+    let loop = arguments.has("loop")
+    if loop, speed == nil {
+      throw UsageError(
+        "'--loop' plays until q or Ctrl-C: it needs a paced replay, not --speed max "
+          + "(the default when writing a file; give --speed 1)")
+    }
     let configuration = try options.tiltConfiguration()
     let source = try RecordingSource.open(path: path, configuration: configuration)
     for note in source.notes { StandardError.write("tilt-cli replay: \(note)\n") }
     return try play(
-      source, options: options, configuration: configuration, speed: speed, path: path,
+      source, options: options, configuration: configuration, speed: speed,
+      title:
+        "\(TerminalText.escaped(path.split(separator: "/").last.map(String.init) ?? path)) · tilt",
+      path: path,
+      again: loop ? { try RecordingSource.open(path: path, configuration: configuration) } : nil,
       emptyNote: "tilt-cli replay: \(path) has no samples to play: nothing but its header "
         + "(no motion events, or no data rows)")
   }
@@ -45,9 +57,12 @@ enum ReplayCommand: Command {
   /// Plays `source` into the sink the options ask for; the terminal's keys
   /// join a paced replay. A reader that goes away ends it quietly.
   /// `emptyNote` goes to stderr when the source had nothing to play.
+  /// `again` (`--loop`) gives the source to play at each end. Served, the
+  /// replay keeps serving at its end (the page says it ended) until a signal.
   static func play(
     _ source: any MotionSource, options: PipelineOptions, configuration: TiltConfiguration,
-    speed: Double?, title: String = "tilt", path: String? = nil, endNote: String? = nil,
+    speed: Double?, title: String = "tilt", path: String? = nil,
+    again: (() throws -> any MotionSource)? = nil, endNote: String? = nil,
     emptyNote: String? = nil
   ) throws -> Int32 {
     ignoreBrokenPipe()
@@ -60,6 +75,7 @@ enum ReplayCommand: Command {
       accelerometerRange: source.accelerometerRange, gyroscopeRange: source.gyroscopeRange,
       sink: sink)
     let player = RecordingPlayer(pipeline: pipeline)
+    player.again = again
     if sink is TerminalSink {
       if speed == nil { TerminalMode.restoreOnSignals() }
       player.participants.append(TerminalKeys(input: STDIN_FILENO, pipeline: pipeline))
@@ -71,9 +87,14 @@ enum ReplayCommand: Command {
     if let address = options.serve {
       let others = player.participants
       page = try LivePage(
-        address: address, card: configuration.card, title: "tilt", token: options.serveToken)
+        address: address, card: configuration.card, title: title, token: options.serveToken)
       page?.attach(to: player)
       (sink as? TerminalSink)?.servedURL = page?.server.url
+      // The page says the replay ended and keeps its last frame; the process
+      // serves on until Ctrl-C (SPEC §6).
+      player.holdsAtEnd = speed != nil
+      let server = page?.server
+      player.onEnd = { t in server?.broadcastEnd(at: t) }
       StandardError.write("tilt-cli replay: the replay starts when the page is open\n")
       // The replay starts when someone is watching; the keys work meanwhile.
       guard try page?.waitForViewer(alongside: others, of: pipeline) == true else {
