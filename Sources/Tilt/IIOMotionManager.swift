@@ -24,8 +24,10 @@ public final class IIOMotionManager: LoopParticipant {
   public let pipeline: TiltPipeline
   public var participants: [any LoopParticipant] = []
   public var waitsForReconnect: Bool
+  /// Where notes go; stderr by default, with control characters in the
+  /// device's names and paths shown as escapes (``TerminalText``).
   public var onNote: (Note) -> Void = { note in
-    try? Syscall.writeAll(STDERR_FILENO, Array("tilt: \(note)\n".utf8))
+    try? Syscall.writeAll(STDERR_FILENO, Array("tilt: \(TerminalText.escaped("\(note)"))\n".utf8))
   }
   /// The sensors in use (they change when the device comes back elsewhere).
   public private(set) var imu: IIOIMU

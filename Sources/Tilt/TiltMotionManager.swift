@@ -76,9 +76,10 @@ public final class TiltMotionManager: LoopParticipant {
     }
   }
 
-  /// Where notes go; stderr by default.
+  /// Where notes go; stderr by default, with control characters in the
+  /// device's names and paths shown as escapes (``TerminalText``).
   public var onNote: (Note) -> Void = { note in
-    try? Syscall.writeAll(STDERR_FILENO, Array("tilt: \(note)\n".utf8))
+    try? Syscall.writeAll(STDERR_FILENO, Array("tilt: \(TerminalText.escaped("\(note)"))\n".utf8))
   }
   /// True once ``Note/eventsDropped(path:)`` has been said.
   private var saidEventsDropped = false
