@@ -63,9 +63,11 @@ import Testing
     #expect(Set(columns).count == columns.count, "columns: \(columns)")
     // No column is all "-": such a column is left out, with a line saying why.
     let cellColumns = columns.count - 1
+    // A row starts with its rank; a line under it that goes on with a long
+    // setting (or the "← recommended" mark) has blank cells.
     let rows = lines.drop { !$0.hasSuffix("  setting") }.dropFirst().prefix { !$0.isEmpty }
       .map { $0.split(separator: " ").prefix { !$0.hasPrefix("--") } }
-      .filter { !$0.isEmpty }
+      .filter { $0.first.map { Int($0) != nil } ?? false }
     #expect(!rows.isEmpty)
     for row in rows { #expect(row.count == cellColumns, "\(row)") }
     for c in 0..<cellColumns {
