@@ -1,6 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Targets converted to Swift 6 (complete strict concurrency checking) take this (issue 23).
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
 let package = Package(
   name: "tilt",
   products: [
@@ -29,7 +32,7 @@ let package = Package(
     .target(name: "Evdev", dependencies: ["CEvdev", "EvdevCore", "SystemCalls"]),
     // Live IIO sensors (sysfs and /dev/iio:deviceN), without libevdev.
     .target(name: "IIO", dependencies: ["EvdevCore", "SystemCalls"]),
-    .target(name: "Attitude"),
+    .target(name: "Attitude", swiftSettings: swift6),
     .target(name: "TiltCard", dependencies: ["Attitude", "SystemCalls"]),
     // Rigid-body motion turned into a device's readings, for tests and benchmarks.
     .target(name: "MotionSimulator", dependencies: ["Attitude"]),
@@ -60,7 +63,8 @@ let package = Package(
       dependencies: ["Evdev", "EvdevCore", "CEvdev", "SystemCalls", "TestTools"]),
     .testTarget(name: "IIOTests", dependencies: ["IIO", "EvdevCore"]),
     .testTarget(
-      name: "AttitudeTests", dependencies: ["Attitude", "MotionSimulator", "TestTools"]),
+      name: "AttitudeTests", dependencies: ["Attitude", "MotionSimulator", "TestTools"],
+      swiftSettings: swift6),
     .testTarget(name: "TiltCardTests", dependencies: ["TiltCard", "Attitude", "TestTools"]),
     .testTarget(name: "CardServerTests", dependencies: ["CardServer", "TiltCard", "Attitude"]),
     .testTarget(
