@@ -27,7 +27,7 @@ let package = Package(
     // The one way to the kernel: every target's system calls go through it.
     .target(name: "SystemCalls"),
     // Events, devices and recordings without libevdev.
-    .target(name: "EvdevCore", dependencies: ["SystemCalls"]),
+    .target(name: "EvdevCore", dependencies: ["SystemCalls"], swiftSettings: swift6),
     // Live devices, through libevdev.
     .target(name: "Evdev", dependencies: ["CEvdev", "EvdevCore", "SystemCalls"]),
     // Live IIO sensors (sysfs and /dev/iio:deviceN), without libevdev.
@@ -57,7 +57,8 @@ let package = Package(
       ]),
     // What a test needs from the machine (tools, shared data): skip or fail, in one place.
     .target(name: "TestTools", path: "Tests/TestTools"),
-    .testTarget(name: "EvdevCoreTests", dependencies: ["EvdevCore", "TestTools"]),
+    .testTarget(
+      name: "EvdevCoreTests", dependencies: ["EvdevCore", "TestTools"], swiftSettings: swift6),
     .testTarget(
       name: "EvdevTests",
       dependencies: ["Evdev", "EvdevCore", "CEvdev", "SystemCalls", "TestTools"]),

@@ -27,6 +27,8 @@ public struct RecordingWriteError: Error, Hashable, Sendable, CustomStringConver
 /// ``finish()`` syncs it to disk and renames it to `path`, so `path` never
 /// holds half a recording. ``abandon()`` (or dropping an unfinished writer)
 /// removes the temporary file.
+///
+/// Not thread-safe (not `Sendable`): use it from one thread or task at a time.
 public final class EvemuWriter {
   public let path: String
   private let temporaryPath: String
@@ -138,7 +140,8 @@ public final class EvemuWriter {
       defer { fclose(file) }
       var line = [CChar](repeating: 0, count: 2048)
       if fgets(&line, Int32(line.count), file) != nil {
-        let text = String(cString: line).trimmingTrailingNewline()
+        let bytes = line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+        let text = String(decoding: bytes, as: UTF8.self).trimmingTrailingNewline()
         comments.append("DMI: \(text)")
       }
     }
