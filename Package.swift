@@ -35,7 +35,7 @@ let package = Package(
     .target(name: "Attitude", swiftSettings: swift6),
     .target(name: "TiltCard", dependencies: ["Attitude", "SystemCalls"]),
     // Rigid-body motion turned into a device's readings, for tests and benchmarks.
-    .target(name: "MotionSimulator", dependencies: ["Attitude"]),
+    .target(name: "MotionSimulator", dependencies: ["Attitude"], swiftSettings: swift6),
     // The live page's HTTP server (SPEC §6), through libmicrohttpd.
     .systemLibrary(
       name: "CMicroHTTPD",
