@@ -33,7 +33,7 @@ let package = Package(
     // Live IIO sensors (sysfs and /dev/iio:deviceN), without libevdev.
     .target(name: "IIO", dependencies: ["EvdevCore", "SystemCalls"]),
     .target(name: "Attitude", swiftSettings: swift6),
-    .target(name: "TiltCard", dependencies: ["Attitude", "SystemCalls"]),
+    .target(name: "TiltCard", dependencies: ["Attitude", "SystemCalls"], swiftSettings: swift6),
     // Rigid-body motion turned into a device's readings, for tests and benchmarks.
     .target(name: "MotionSimulator", dependencies: ["Attitude"], swiftSettings: swift6),
     // The live page's HTTP server (SPEC §6), through libmicrohttpd.
@@ -66,7 +66,9 @@ let package = Package(
     .testTarget(
       name: "AttitudeTests", dependencies: ["Attitude", "MotionSimulator", "TestTools"],
       swiftSettings: swift6),
-    .testTarget(name: "TiltCardTests", dependencies: ["TiltCard", "Attitude", "TestTools"]),
+    .testTarget(
+      name: "TiltCardTests", dependencies: ["TiltCard", "Attitude", "TestTools"],
+      swiftSettings: swift6),
     .testTarget(name: "CardServerTests", dependencies: ["CardServer", "TiltCard", "Attitude"]),
     .testTarget(
       name: "TiltTests", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard", "IIO"]),
