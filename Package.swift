@@ -31,7 +31,7 @@ let package = Package(
     // Live devices, through libevdev.
     .target(name: "Evdev", dependencies: ["CEvdev", "EvdevCore", "SystemCalls"]),
     // Live IIO sensors (sysfs and /dev/iio:deviceN), without libevdev.
-    .target(name: "IIO", dependencies: ["EvdevCore", "SystemCalls"]),
+    .target(name: "IIO", dependencies: ["EvdevCore", "SystemCalls"], swiftSettings: swift6),
     .target(name: "Attitude", swiftSettings: swift6),
     .target(name: "TiltCard", dependencies: ["Attitude", "SystemCalls"], swiftSettings: swift6),
     // Rigid-body motion turned into a device's readings, for tests and benchmarks.
@@ -62,7 +62,7 @@ let package = Package(
     .testTarget(
       name: "EvdevTests",
       dependencies: ["Evdev", "EvdevCore", "CEvdev", "SystemCalls", "TestTools"]),
-    .testTarget(name: "IIOTests", dependencies: ["IIO", "EvdevCore"]),
+    .testTarget(name: "IIOTests", dependencies: ["IIO", "EvdevCore"], swiftSettings: swift6),
     .testTarget(
       name: "AttitudeTests", dependencies: ["Attitude", "MotionSimulator", "TestTools"],
       swiftSettings: swift6),
