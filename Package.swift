@@ -29,7 +29,8 @@ let package = Package(
     // Events, devices and recordings without libevdev.
     .target(name: "EvdevCore", dependencies: ["SystemCalls"], swiftSettings: swift6),
     // Live devices, through libevdev.
-    .target(name: "Evdev", dependencies: ["CEvdev", "EvdevCore", "SystemCalls"]),
+    .target(
+      name: "Evdev", dependencies: ["CEvdev", "EvdevCore", "SystemCalls"], swiftSettings: swift6),
     // Live IIO sensors (sysfs and /dev/iio:deviceN), without libevdev.
     .target(name: "IIO", dependencies: ["EvdevCore", "SystemCalls"], swiftSettings: swift6),
     .target(name: "Attitude", swiftSettings: swift6),
@@ -61,7 +62,8 @@ let package = Package(
       name: "EvdevCoreTests", dependencies: ["EvdevCore", "TestTools"], swiftSettings: swift6),
     .testTarget(
       name: "EvdevTests",
-      dependencies: ["Evdev", "EvdevCore", "CEvdev", "SystemCalls", "TestTools"]),
+      dependencies: ["Evdev", "EvdevCore", "CEvdev", "SystemCalls", "TestTools"],
+      swiftSettings: swift6),
     .testTarget(name: "IIOTests", dependencies: ["IIO", "EvdevCore"], swiftSettings: swift6),
     .testTarget(
       name: "AttitudeTests", dependencies: ["Attitude", "MotionSimulator", "TestTools"],
