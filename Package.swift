@@ -43,7 +43,7 @@ let package = Package(
       pkgConfig: "libmicrohttpd",
       providers: [.apt(["libmicrohttpd-dev"])]
     ),
-    .target(name: "CardServer", dependencies: ["TiltCard", "CMicroHTTPD"]),
+    .target(name: "CardServer", dependencies: ["TiltCard", "CMicroHTTPD"], swiftSettings: swift6),
     // The pipeline: a source, the motion manager, the card, the live loop.
     .target(
       name: "Tilt",
@@ -71,7 +71,9 @@ let package = Package(
     .testTarget(
       name: "TiltCardTests", dependencies: ["TiltCard", "Attitude", "TestTools"],
       swiftSettings: swift6),
-    .testTarget(name: "CardServerTests", dependencies: ["CardServer", "TiltCard", "Attitude"]),
+    .testTarget(
+      name: "CardServerTests", dependencies: ["CardServer", "TiltCard", "Attitude"],
+      swiftSettings: swift6),
     .testTarget(
       name: "TiltTests", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard", "IIO"]),
     .testTarget(
