@@ -49,7 +49,9 @@ let package = Package(
       name: "Tilt",
       dependencies: ["Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls"]),
     // tune's measurement, search, report data and plot: the steadiest filter for a recording.
-    .target(name: "Tuning", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard"]),
+    .target(
+      name: "Tuning", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard"],
+      swiftSettings: swift6),
     .executableTarget(
       name: "tilt-cli",
       dependencies: [
@@ -78,7 +80,9 @@ let package = Package(
       name: "TiltTests", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard", "IIO"]),
     .testTarget(
       name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning"], exclude: ["Golden"]),
-    .testTarget(name: "TuningTests", dependencies: ["Tuning", "Attitude", "TestTools"]),
+    .testTarget(
+      name: "TuningTests", dependencies: ["Tuning", "Attitude", "TestTools"],
+      swiftSettings: swift6),
   ],
   swiftLanguageModes: [.v5]
 )
