@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import SystemCalls
 
 /// One reading of an IIO device: its motion channels in SI units, device frame.
