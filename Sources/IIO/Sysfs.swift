@@ -1,4 +1,3 @@
-import Foundation
 import SystemCalls
 
 /// sysfs attribute files, through SystemCalls: small text values read and
@@ -21,7 +20,7 @@ enum Sysfs {
     try Syscall.writeAll(fd, Array(text.utf8))
   }
 
-  static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+  static func exists(_ path: String) -> Bool { (try? Syscall.fileKind(path)) != nil }
 }
 
 /// `read(2)` into `buffer`: the bytes read, `nil` when a non-blocking descriptor has none yet.

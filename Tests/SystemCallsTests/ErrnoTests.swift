@@ -33,3 +33,12 @@ import Testing
     #expect(error.description == "poll failed: Interrupted system call (EINTR)")
   }
 }
+
+@Suite struct ConstantTests {
+  @Test func signalsAndDescriptorsAreTheCValues() {
+    #expect(SignalNumber.interrupt == SIGINT && SignalNumber.terminate == SIGTERM)
+    #expect(SignalNumber.windowChange == SIGWINCH && SignalNumber.brokenPipe == SIGPIPE)
+    #expect(StandardDescriptor.input == 0 && StandardDescriptor.output == 1)
+    #expect(StandardDescriptor.error == 2)
+  }
+}
