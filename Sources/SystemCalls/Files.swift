@@ -30,6 +30,12 @@ extension Syscall {
     try open(path, access.flags)
   }
 
+  /// `open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, permissions)`: a
+  /// file to write from its start, made when absent (e.g. permissions 0o644).
+  package static func create(_ path: String, permissions: UInt32) throws(Errno) -> Int32 {
+    try open(path, O_WRONLY | O_CREAT | O_TRUNC, mode: mode_t(permissions))
+  }
+
   /// Writes all of `bytes`, looping on short writes.
   package static func writeAll(
     _ fd: Int32, _ bytes: UnsafeRawBufferPointer, badDescriptor: BadDescriptor = .isBug

@@ -33,6 +33,22 @@ import Testing
     #expect(throws: Errno.noSuchFile) { try Syscall.readSmallFile(path) }
   }
 
+  @Test func createdFileIsTruncatedAndHasItsPermissions() throws {
+    let directory = SystemInfo.environment("TMPDIR") ?? "/tmp"
+    let path = "\(directory)/tilt-syscalls-create-\(getpid())"
+    defer { Syscall.unlinkIfPresent(path) }
+    let first = try Syscall.create(path, permissions: 0o600)
+    try Syscall.writeAll(first, Array("longer text".utf8))
+    Syscall.close(first)
+    let second = try Syscall.create(path, permissions: 0o644)
+    try Syscall.writeAll(second, Array("short".utf8))
+    Syscall.close(second)
+    #expect(Syscall.readSmallTextFile(path) == "short")
+    var status = stat()
+    try #require(stat(path, &status) == 0)
+    #expect(status.st_mode & 0o777 == 0o600)  // an existing file keeps its mode
+  }
+
   @Test func directoryAndCharacterDevice() throws {
     #expect(try Syscall.fileKind("/") == .directory)
     #expect(try Syscall.characterDeviceNumber("/dev/null")! == (1, 3))
