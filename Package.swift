@@ -43,7 +43,9 @@ let package = Package(
       pkgConfig: "libmicrohttpd",
       providers: [.apt(["libmicrohttpd-dev"])]
     ),
-    .target(name: "CardServer", dependencies: ["TiltCard", "CMicroHTTPD"], swiftSettings: swift6),
+    .target(
+      name: "CardServer", dependencies: ["TiltCard", "CMicroHTTPD", "SystemCalls"],
+      swiftSettings: swift6),
     // The pipeline: a source, the motion manager, the card, the live loop.
     .target(
       name: "Tilt",
@@ -60,6 +62,7 @@ let package = Package(
       ]),
     // What a test needs from the machine (tools, shared data): skip or fail, in one place.
     .target(name: "TestTools", path: "Tests/TestTools"),
+    .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
     .testTarget(
       name: "EvdevCoreTests", dependencies: ["EvdevCore", "TestTools"], swiftSettings: swift6),
     .testTarget(
