@@ -5,7 +5,7 @@ import TiltCard
 /// Everything the pipeline needs to know beyond its source: how attitude is
 /// estimated and smoothed, what the card does, and how a device's axes map to
 /// the card's.
-public struct TiltConfiguration {
+public struct TiltConfiguration: Sendable {
   /// The estimator, filter and reference (Attitude).
   public var motion = MotionConfiguration()
   /// The card's pose, flip and lifecycle (TiltCard).
