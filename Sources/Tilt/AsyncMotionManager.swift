@@ -49,7 +49,7 @@ public struct AsyncMotionManager: Sendable {
     self.configuration = configuration
   }
 
-  /// Each ``Attitude/DeviceMotion`` the source makes (or one per
+  /// Each `DeviceMotion` the source makes (or one per
   /// ``deviceMotionUpdateInterval``), oldest first. `buffering` says what
   /// happens when the consumer falls behind; by default ``UpdateBuffering/newest(_:)``
   /// with 1 for a device or a paced replay (the latest motion, never a stale
