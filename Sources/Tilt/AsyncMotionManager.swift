@@ -29,13 +29,17 @@ import TiltCard
 /// that drops its frames. The card's flip button flips only that unseen card.
 public struct AsyncMotionManager: Sendable {
   /// Where the motion comes from.
-  public enum Source: Hashable, Sendable {
+  public enum Source: Sendable {
     /// A live evdev device: its `/dev/input/eventN` node, or `nil` for the
     /// first motion device found (``DeviceChoice/firstMotionDevice()``).
     case device(path: String?)
     /// An evemu recording or CSV log, held to its own clock at `speed` times
     /// real time, or as fast as the consumer takes it with `nil`.
     case recording(path: String, speed: Double?)
+    /// Any ``MotionSource`` (the bundled demo, an app's own), made on the
+    /// loop's thread by `make` when the iteration starts, played as
+    /// ``recording(path:speed:)`` plays a file.
+    case source(speed: Double?, make: @Sendable () throws -> any MotionSource)
   }
 
   public var source: Source
@@ -71,7 +75,10 @@ public struct AsyncMotionManager: Sendable {
   }
 
   private var defaultBuffering: UpdateBuffering {
-    if case .recording(_, nil) = source { return .waitsForConsumer(64) }
+    switch source {
+    case .recording(_, nil), .source(nil, _): return .waitsForConsumer(64)
+    default: break
+    }
     return .newest(1)
   }
 }

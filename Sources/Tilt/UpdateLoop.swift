@@ -35,7 +35,10 @@ enum UpdateLoop {
     case .device(let path):
       try runDevice(path: path, manager: manager, taps: taps, stop: stop)
     case .recording(let path, let speed):
-      try runRecording(path: path, speed: speed, manager: manager, taps: taps, stop: stop)
+      let source = try RecordingSource.open(path: path, configuration: manager.configuration)
+      try runRecording(source, speed: speed, manager: manager, taps: taps, stop: stop)
+    case .source(let speed, let make):
+      try runRecording(make(), speed: speed, manager: manager, taps: taps, stop: stop)
     }
   }
 
@@ -59,10 +62,10 @@ enum UpdateLoop {
 
   /// ``RecordingPlayer/play(_:speedFactor:)``, paced or as fast as it goes.
   private static func runRecording(
-    path: String, speed: Double?, manager: AsyncMotionManager, taps: UpdateTaps, stop: StopOnWake
+    _ source: any MotionSource, speed: Double?, manager: AsyncMotionManager, taps: UpdateTaps,
+    stop: StopOnWake
   ) throws {
     let configuration = manager.configuration
-    let source = try RecordingSource.open(path: path, configuration: configuration)
     let sink = FrameHandlerSink { frames in
       if let frame = taps.frame { frames.forEach(frame) }
     }

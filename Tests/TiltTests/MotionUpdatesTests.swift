@@ -56,6 +56,16 @@ import TiltCard
     #expect(times.first == 0)
   }
 
+  /// Any motion source, made on the loop's thread: the generated demo gives
+  /// what the pipeline makes of the bundled demo file.
+  @Test func anyMotionSourcePlaysAsARecording() async throws {
+    let manager = AsyncMotionManager(
+      .source(speed: nil) { try DemoMotionSource(configuration: .init()) })
+    var motions: [DeviceMotion] = []
+    for try await motion in manager.updates() { motions.append(motion) }
+    #expect(motions == (try Self.pipelineMotions(Self.demo)))
+  }
+
   /// The update interval is in sample time: one update per 0.1 s of the recording.
   @Test func theUpdateIntervalThinsByTheRecordingsClock() async throws {
     var manager = AsyncMotionManager(.recording(path: Self.demo, speed: nil))
