@@ -64,7 +64,8 @@ let package = Package(
     .testTarget(name: "TiltCardTests", dependencies: ["TiltCard", "Attitude", "TestTools"]),
     .testTarget(name: "CardServerTests", dependencies: ["CardServer", "TiltCard", "Attitude"]),
     .testTarget(
-      name: "TiltTests", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard", "IIO"]),
+      name: "TiltTests",
+      dependencies: ["Tilt", "EvdevCore", "Evdev", "Attitude", "TiltCard", "IIO", "SystemCalls"]),
     .testTarget(
       name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning"], exclude: ["Golden"]),
     .testTarget(name: "TuningTests", dependencies: ["Tuning", "Attitude", "TestTools"]),

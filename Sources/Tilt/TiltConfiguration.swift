@@ -20,17 +20,10 @@ public struct TiltConfiguration {
   /// Tilt of a joystick at full deflection, degrees.
   public var stickRangeDegrees = 45.0
   /// Where a live device's gyroscope bias is kept between runs (what
-  /// `tilt-cli calibrate` measured, or what the fusion learned at a rest):
+  /// ``GyroCalibrator`` measured, or what the fusion learned at a rest):
   /// read at the start, written at the end when a rest confirmed it. `nil`
   /// keeps nothing; `GyroBiasStore()` is the user's state directory.
   public var gyroBiasStore: GyroBiasStore?
 
   public init() {}
-}
-
-/// A failure of the pipeline: one line that names the file or device, says
-/// what is wrong and what to do.
-public struct TiltError: Error, Hashable, Sendable, CustomStringConvertible {
-  public var description: String
-  public init(_ description: String) { self.description = description }
 }

@@ -87,7 +87,7 @@ struct SourceReport {
     defer { device.close() }
     let matrix = DeviceSetup.udevMountMatrix(
       UdevProperties.accelMountMatrix(forDevicePath: path), device: path,
-      warn: { StandardError.write("tilt-cli: \($0)\n") })
+      warn: { StandardError.write("tilt-cli: \(LibraryErrorText.describe($0))\n") })
     var info = device.info
     info.driver = UdevProperties.driver(forDevicePath: path)
     let profile = DeviceProfile.classify(info, mountMatrix: matrix)
