@@ -61,7 +61,8 @@ public struct CardSession: Sendable {
   /// A session that shows a first frame at time 0. `flipButtons` defaults to
   /// SPEC §3's, for a device whose keys are not known.
   public init(
-    configuration: CardConfiguration, rate: Double = 60, everySample: Bool = false,
+    configuration: CardConfiguration, rate: Double = CardConfiguration.defaultDisplayRateHz,
+    everySample: Bool = false,
     flipButtons: Set<UInt16> = FlipTrigger.flipButtonCodes
   ) {
     precondition(rate > 0 && rate.isFinite, "client bug: display rate must be positive")
