@@ -21,7 +21,7 @@ public enum DeviceSetup {
 
   /// The key codes of a device whose motion node has `profile` and whose
   /// buttons may sit on a paired node (`pairedButtons`): what
-  /// `FlipTrigger.flipButtonCodes(forKeys:)` chooses the flip button from.
+  /// ``Buttons/primary(among:)`` chooses the flip button from.
   public static func buttons(profile: DeviceProfile, pairedButtons: DeviceInfo?) -> Set<UInt16> {
     profile.buttons.union(pairedButtons.map(Buttons.codes(of:)) ?? [])
   }

@@ -299,7 +299,7 @@ extension ClockRateCheck {
   }
 }
 
-/// The card's flip button for a device (`FlipTrigger.flipButtonCodes(forKeys:)`
+/// The card's flip button for a device (`Buttons.primary(among:)`
 /// of its keys): what `info` says as `flip:`.
 struct FlipReport {
   /// The flip buttons, lowest code first.
@@ -308,7 +308,7 @@ struct FlipReport {
   var pairedNode: String?
 
   init(keys: Set<UInt16>, pairedNode: String?) {
-    codes = FlipTrigger.flipButtonCodes(forKeys: keys).sorted()
+    codes = Buttons.primary(among: keys).sorted()
     self.pairedNode = pairedNode
   }
 
