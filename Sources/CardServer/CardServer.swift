@@ -28,8 +28,9 @@ import TiltCard
 /// Who may use it is ``Access``: on loopback (decided from the bound socket)
 /// the DNS-rebinding guard, elsewhere a token on every request.
 ///
-/// Everything happens on the thread that calls ``service(ready:)`` and
-/// ``broadcast(frameJSON:)``; the callbacks run on it too.
+/// Not thread-safe (not `Sendable`): everything happens on the thread that
+/// calls ``service(ready:)`` and ``broadcast(frameJSON:)``; the callbacks run
+/// on it too.
 public final class CardServer {
   /// A body of `POST /control`.
   public enum Control: String, CaseIterable, Hashable, Sendable {

@@ -6,6 +6,8 @@ import SystemCalls
 /// A line handed out is a view into the buffer, valid until the next call. Lines
 /// longer than the buffer are refused (a text recording never has them; binary
 /// data such as `/dev/zero` does), so a read never grows without bound.
+///
+/// Not thread-safe (not `Sendable`): use it from one thread or task at a time.
 final class BufferedLineReader {
   let path: String
   /// What the file should be, for messages: "an evemu recording", "a CSV log".

@@ -26,6 +26,8 @@ public struct RecordingWriteError: Error, Hashable, Sendable, CustomStringConver
 /// ``finish()`` syncs it to disk and renames it to `path`, so `path` never
 /// holds half a recording. ``abandon()`` (or dropping an unfinished writer)
 /// removes the temporary file.
+///
+/// Not thread-safe (not `Sendable`): use it from one thread or task at a time.
 public final class EvemuWriter {
   public let path: String
   private let temporaryPath: String

@@ -54,7 +54,7 @@ public struct DecodedSample: Hashable, Sendable {
 /// zone; full deflection is `stickRange` degrees; stick right is positive
 /// roll r, stick toward the player (positive `ABS_Y`) positive pitch p; the
 /// reading is the up-vector f = (−cos p·sin r, sin p, cos p·cos r).
-public struct SampleDecoder {
+public struct SampleDecoder: Sendable {
   public let profile: DeviceProfile
   /// Degrees of tilt at full stick deflection.
   public let stickRange: Double

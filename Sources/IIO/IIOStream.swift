@@ -20,6 +20,8 @@ public struct IIOScan: Hashable, Sendable {
 ///
 /// A buffered stream is readable on ``fileDescriptor``; ``close()`` disables
 /// the buffer and closes the node, so a stopped stream costs no wake-ups.
+///
+/// Not thread-safe (not `Sendable`): use it from one thread or task at a time.
 public final class IIOStream {
   public let device: IIODevice
   /// The kinds read (those of the device that were asked for).

@@ -5,6 +5,8 @@ import SystemCalls
 /// a time, no echo; Ctrl-C still raises SIGINT), the alternate screen and a
 /// hidden cursor. ``restore()`` puts everything back; it runs at most once,
 /// also from a signal handler installed by ``restoreOnSignals()``.
+///
+/// Not thread-safe (not `Sendable`): one terminal mode, used from one thread.
 public final class TerminalMode {
   /// A failed terminal call, worded for the person running the command.
   public struct Failure: Error, CustomStringConvertible, Hashable, Sendable {
@@ -99,6 +101,7 @@ public final class TerminalMode {
     var leaveCount: Int32 = 0
   }
 
+  // Shared with the signal handler, which reads it; only enter()/restore() write it, `armed` last.
   nonisolated(unsafe) static let emergencyState: UnsafeMutablePointer<EmergencyState> = {
     let state = UnsafeMutablePointer<EmergencyState>.allocate(capacity: 1)
     state.initialize(to: EmergencyState())
