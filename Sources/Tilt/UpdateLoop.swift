@@ -56,7 +56,7 @@ enum UpdateLoop {
     }
     if let frame = taps.frame { live.observeFrames(frame) }
     if try live.run() == .deviceWentAway {
-      throw TiltError("\(live.devicePath) went away (unplugged?); the updates ended")
+      throw TiltError.deviceGone(path: live.devicePath)
     }
   }
 
