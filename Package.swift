@@ -67,7 +67,8 @@ let package = Package(
       name: "TiltTests", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard", "IIO"]),
     .testTarget(
       name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning"], exclude: ["Golden"]),
-    .testTarget(name: "TuningTests", dependencies: ["Tuning", "Attitude", "TestTools"]),
+    .testTarget(
+      name: "TuningTests", dependencies: ["Tuning", "Attitude", "TestTools", "MotionSimulator"]),
   ],
   swiftLanguageModes: [.v5]
 )
