@@ -85,7 +85,7 @@ let package = Package(
     .testTarget(
       name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning"], exclude: ["Golden"]),
     .testTarget(
-      name: "TuningTests", dependencies: ["Tuning", "Attitude", "TestTools"],
+      name: "TuningTests", dependencies: ["Tuning", "Attitude", "TestTools", "MotionSimulator"],
       swiftSettings: swift6),
   ],
   swiftLanguageModes: [.v5]
