@@ -80,11 +80,12 @@ let package = Package(
       name: "CardServerTests", dependencies: ["CardServer", "TiltCard", "Attitude"],
       swiftSettings: swift6),
     .testTarget(
-      name: "TiltTests", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard", "IIO"]),
+      name: "TiltTests",
+      dependencies: ["Tilt", "EvdevCore", "Evdev", "Attitude", "TiltCard", "IIO", "SystemCalls"]),
     .testTarget(
       name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning"], exclude: ["Golden"]),
     .testTarget(
-      name: "TuningTests", dependencies: ["Tuning", "Attitude", "TestTools"],
+      name: "TuningTests", dependencies: ["Tuning", "Attitude", "TestTools", "MotionSimulator"],
       swiftSettings: swift6),
   ],
   swiftLanguageModes: [.v5]

@@ -102,7 +102,7 @@ public final class EvemuReader {
       throw RecordingError(
         file: path, line: 0, kind: .empty,
         message:
-          "empty file; an evemu recording starts with 'N: device name' (record one with 'tilt-cli record')"
+          "empty file; an evemu recording starts with 'N: device name' (record one with evemu-record)"
       )
     }
     try header.requireComplete(line: lines.lineNumber + 1)

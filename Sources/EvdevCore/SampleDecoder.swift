@@ -71,7 +71,12 @@ public struct SampleDecoder: Sendable {
   /// the event clock's rate times the samples (SPEC §1).
   public var timestampRate: ClockRateCheck { clock.rateCheck }
 
-  public init(profile: DeviceProfile, stickRange: Double = 45) {
+  /// A joystick's tilt at full deflection when none is given, degrees (SPEC §2).
+  public static let defaultStickRangeDegrees = 45.0
+  /// The stick ranges a decoder may be given, degrees.
+  public static let stickRangeDegreesRange: ClosedRange<Double> = 1...90
+
+  public init(profile: DeviceProfile, stickRange: Double = defaultStickRangeDegrees) {
     self.profile = profile
     self.stickRange = stickRange
     clock = SampleClock(useMsc: profile.timestamps == .msc)

@@ -3,14 +3,19 @@ import Attitude
 /// Which samples are at rest: the file's own marks where it has them, else
 /// found in the signal, keeping only stretches of at least `minimumRest` seconds.
 ///
+/// Every test is against the accelerometer's own noise, measured in the
+/// recording (``noise(_:)``), never a threshold in g: a threshold lets a slow
+/// tilt pass for rest on a quiet sensor and finds no rest on a noisy one.
 /// Found in two steps. First, a sample is at rest when the gyroscope (if any)
-/// is still and the accelerometer reads a steady 1 g over the `window` before
-/// it *and* the window after it: a window on one side only lets a rest run on
-/// into the start of a motion until the motion fills the window (0.3 s on a
-/// plain accelerometer, where nothing else sees the motion start). Then each
-/// stretch's edges are set by the accelerometer's own noise: the rest goes on
-/// while the reading stays within `band` noise deviations of the stretch's
-/// mean, and ends where the deviation starts to grow out of the noise.
+/// is still and the readings over the `window` before it and the window after
+/// it, together, read near 1 g, do not move (the slope of their line is
+/// within the noise: a slow tilt) and scatter about that line no more than the
+/// noise does (a shake). Then each stretch's edges are set by the noise too:
+/// the rest goes on while the reading stays within `band` noise deviations of
+/// the stretch's mean, and ends where the deviation starts to grow out of the
+/// noise. A window on one side only would let a rest run on into the start of
+/// a motion until the motion filled it (0.3 s on a plain accelerometer, where
+/// nothing else sees the motion start).
 enum RestSegments {
   static let window = 0.25
   static let minimumRest = 0.5
@@ -22,6 +27,11 @@ enum RestSegments {
   /// five samples, falls to this many noise deviations: above the noise's
   /// mean length (1.6σ) by three standard deviations of that average (0.3σ).
   static let onset = 2.5
+  /// How far a window's statistics may stray from what noise alone gives, in
+  /// their own standard deviations: its scatter (3σ² on average, a χ² of
+  /// 3(N − 2) degrees of freedom, so a relative deviation of √(2 / (3(N − 2))))
+  /// and its slope's squared length over its noise (a χ² of 3: 3 ± √6).
+  static let deviations = 4.0
   /// The least accelerometer noise assumed, g: a device that filters small
   /// changes out (evdev's fuzz) reads the same value at rest, noise zero.
   static let noiseFloor = 0.0005
@@ -32,38 +42,34 @@ enum RestSegments {
     if let marks = data.fileRest, marks.contains(true) { return keepLong(marks, data.samples) }
     let samples = data.samples
     let n = samples.count
-    // Whether the window ending at each sample is a steady 1 g.
-    var steady = [Bool](repeating: false, count: n)
-    var start = 0
-    var sum = Vector3.zero
-    var sumSquares = 0.0
-    for i in samples.indices {
-      sum += samples[i].acceleration
-      sumSquares += samples[i].acceleration.lengthSquared
-      while samples[i].time - samples[start].time > window {
-        sum -= samples[start].acceleration
-        sumSquares -= samples[start].acceleration.lengthSquared
-        start += 1
-      }
-      let count = Double(i - start + 1)
-      let mean = sum / count
-      let spread = max(0, sumSquares / count - mean.lengthSquared).squareRoot()
-      steady[i] = spread < 0.02 && abs(mean.length - 1) < 0.1
+    let sigma = noise(samples)
+    let variance = sigma * sigma
+    let windows = ReadingWindows(samples)
+    /// Whether the readings `from..<to` are a still device's: near 1 g, not
+    /// moving beyond the noise, scattering as the noise does.
+    func steady(_ from: Int, _ to: Int) -> Bool {
+      let w = windows.window(from, to)
+      guard w.count >= 4 else { return false }
+      let scatterLimit =
+        3 * variance * (1 + deviations * (2 / (3 * Double(w.count - 2))).squareRoot())
+      let slopeLimit = (3 + deviations * 6.0.squareRoot()) * variance
+      return abs(w.mean.length - 1) < 0.1 && w.scatter <= scatterLimit
+        && w.slope.lengthSquared * w.spread <= slopeLimit
     }
     func still(_ i: Int) -> Bool { samples[i].rotationRate.map { $0.length < stillRate } ?? true }
-    // Steady on both sides: the window before the sample, and the one after it.
     var seed = [Bool](repeating: false, count: n)
+    var behind = 0
     var ahead = 0
     for i in samples.indices {
+      while samples[i].time - samples[behind].time > window { behind += 1 }
       ahead = max(ahead, i)
       while ahead + 1 < n, samples[ahead + 1].time <= samples[i].time + window { ahead += 1 }
-      seed[i] = steady[i] && steady[ahead] && still(i)
+      seed[i] = still(i) && steady(behind, ahead + 1)
     }
-    // Short stretches too: a still moment of 0.6 s leaves 0.35 s between
-    // its two windows, and its edges are found from the noise below.
+    // Short stretches too: a still moment of 0.6 s leaves 0.1 s of seeds
+    // between its windows, and its edges are found from the noise below.
     let seeds = runs(seed)
     guard !seeds.isEmpty else { return seed }
-    let sigma = noise(samples, in: seeds)
     var rest = [Bool](repeating: false, count: n)
     for run in seeds {
       // The stretch's reading, from its middle (its edges may hold the
@@ -72,9 +78,7 @@ enum RestSegments {
       let t1 = samples[run.upperBound - 1].time - window
       var core = run.filter { samples[$0].time >= t0 && samples[$0].time <= t1 }
       if core.isEmpty { core = Array(run) }
-      var mean = Vector3.zero
-      for i in core { mean += samples[i].acceleration }
-      mean = mean / Double(core.count)
+      let mean = windows.window(core.first!, core.last! + 1).mean
       func deviation(_ i: Int) -> Double { (samples[i].acceleration - mean).length / sigma }
       func smoothed(_ i: Int) -> Double {
         let around = max(0, i - 2)...min(n - 1, i + 2)
@@ -94,17 +98,19 @@ enum RestSegments {
   }
 
   /// The accelerometer's noise, g (one axis, standard deviation), from the
-  /// second differences of its readings at rest, which a slow drift leaves
-  /// out: their median over 0.6745 (a normal's median deviation) and √6
-  /// (the second difference of white noise has 6 times its variance).
-  static func noise(_ samples: [MotionSample], in runs: [Range<Int>]) -> Double {
+  /// second differences of its readings, which a slow drift and a smooth
+  /// motion leave out: their median over 0.6745 (a normal's median deviation)
+  /// and √6 (the second difference of white noise has 6 times its variance).
+  /// Zeros are left out: a reading counted in steps coarser than its noise
+  /// (or held by evdev's fuzz) mostly repeats, and then its changes, a step
+  /// or more, are what a rest shows.
+  static func noise(_ samples: [MotionSample]) -> Double {
     var values: [Double] = []
-    for run in runs where run.count >= 3 {
-      for i in (run.lowerBound + 1)..<(run.upperBound - 1) {
-        let d =
-          samples[i + 1].acceleration - samples[i].acceleration * 2 + samples[i - 1].acceleration
-        values += [abs(d.x), abs(d.y), abs(d.z)]
-      }
+    values.reserveCapacity(3 * samples.count)
+    for i in samples.indices.dropFirst().dropLast() {
+      let d =
+        samples[i + 1].acceleration - samples[i].acceleration * 2 + samples[i - 1].acceleration
+      for value in [abs(d.x), abs(d.y), abs(d.z)] where value > 0 { values.append(value) }
     }
     guard !values.isEmpty else { return noiseFloor }
     values.sort()

@@ -16,9 +16,9 @@ enum IIOLive {
     if let device = devices.first(where: { $0.deviceName == name }),
       let reason = IIOUsability.reason(for: device, among: devices)
     {
-      throw TiltError("\(reference): \"\(device.name)\" can't drive the card: \(reason)")
+      throw Failure("\(reference): \"\(device.name)\" can't drive the card: \(reason)")
     }
-    throw TiltError(
+    throw Failure(
       "\(reference): no IIO accelerometer or gyroscope of that name in \(IIOScanner.sysfsDirectory); "
         + "'tilt-cli devices' lists the sensors")
   }
@@ -38,7 +38,7 @@ enum IIOLive {
 
   static func live(options: PipelineOptions, reference: String, wait: Bool) throws -> Int32 {
     if options.serve != nil {
-      throw TiltError(
+      throw Failure(
         "\(reference): --serve does not serve IIO sensors yet; use --format jsonl or tty")
     }
     let imu = try imu(reference)
@@ -48,7 +48,8 @@ enum IIOLive {
       imu: imu, configuration: configuration,
       makeSink: { info in try options.makeSink(card: configuration.card, title: info.name) },
       waitsForReconnect: wait,
-      onNote: { note in StandardError.write("tilt-cli live: \(note)\n") })
+      onNote: { note in StandardError.write("tilt-cli live: \(LibraryErrorText.describe(note))\n") }
+    )
     StandardError.write(chosen(imu, polling: manager.pollInterval))
     if manager.pipeline.sink is TerminalSink {
       manager.participants.append(TerminalKeys(input: STDIN_FILENO, pipeline: manager.pipeline))
@@ -80,7 +81,7 @@ enum IIOLive {
       file = try Syscall.makeTemporaryFile(
         prefix: (directory.isEmpty ? "." : directory) + "/.\(name).")
     } catch {
-      throw TiltError("\(outputPath): cannot create the recording: \(error)")
+      throw Failure("\(outputPath): cannot create the recording: \(error)")
     }
     var pending: [UInt8] = []
     var failure: Errno?
@@ -96,7 +97,9 @@ enum IIOLive {
         + "\n").utf8)
     let manager = try IIOMotionManager(
       imu: imu, configuration: configuration, makeSink: { _ in FrameHandlerSink { _ in } },
-      onNote: { note in StandardError.write("tilt-cli record: \(note)\n") })
+      onNote: { note in
+        StandardError.write("tilt-cli record: \(LibraryErrorText.describe(note))\n")
+      })
     manager.sampleObservers.append { sample in
       var fields =
         [sample.time] + [sample.acceleration.x, sample.acceleration.y, sample.acceleration.z]
@@ -123,7 +126,7 @@ enum IIOLive {
     } catch {
       Syscall.unlinkIfPresent(file.path)
       if let errno = error as? Errno {
-        throw TiltError("\(outputPath): cannot write the recording: \(errno)")
+        throw Failure("\(outputPath): cannot write the recording: \(errno)")
       }
       throw error
     }

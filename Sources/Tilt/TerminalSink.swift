@@ -1,0 +1,83 @@
+import EvdevCore
+import Glibc
+import TiltCard
+
+/// The card drawn in place in the terminal on standard output, in raw mode
+/// while it lives (``finish()`` restores the terminal).
+public final class TerminalSink: FrameSink {
+  private var renderer: TerminalRenderer
+  private let mode = TerminalMode()
+  private let output = OutputSink(fileDescriptor: STDOUT_FILENO, destination: "the terminal")
+  private var last: CardFrame?
+
+  /// Puts the terminal in raw mode; throws `TerminalMode.Failure` when it cannot.
+  public init(renderer: TerminalRenderer) throws {
+    self.renderer = renderer
+    try mode.enter()
+  }
+
+  /// When the screen was last drawn (monotonic seconds).
+  private var drawnAt = -Double.infinity
+  private var pending = false
+  /// Frames closer together than this are not all drawn: a terminal shows
+  /// no more than about 60 a second, and a replay at full speed makes
+  /// hundreds; the newest is drawn once this has passed.
+  public static let minimumInterval = 0.012
+
+  public func show(_ frames: [CardFrame]) throws {
+    guard let frame = frames.last else { return }
+    last = frame
+    guard LoopClock.now() - drawnAt >= Self.minimumInterval else {
+      pending = true
+      return
+    }
+    try redraw()
+  }
+
+  /// Draws a held-back frame once ``minimumInterval`` has passed, or at once
+  /// when it says something the drawn one does not (stopped, the other face,
+  /// a flip asked for): the loop may sleep after this, and what it shows then
+  /// must be so. A tilt a few milliseconds old is not redrawn on its own,
+  /// so a view slower than the frames (a debug build) keeps up with them.
+  public func flush() throws {
+    guard pending, let last else { return }
+    if LoopClock.now() - drawnAt >= Self.minimumInterval || Self.key(last) != drawnKey {
+      try redraw()
+    }
+  }
+
+  private var drawnKey: String?
+  private static func key(_ f: CardFrame) -> String {
+    "\(f.state.rawValue) \(f.face.rawValue) \(f.flipped)"
+  }
+
+  /// The live page's URL, kept in the heading (what is printed on standard
+  /// error is drawn over by the view).
+  public var servedURL: String? {
+    get { renderer.servedURL }
+    set {
+      renderer.servedURL = newValue
+      try? redraw()
+    }
+  }
+
+  /// The bundled demo: its length, for the heading's progress.
+  public func showsDemo() {
+    renderer.showsTime = true
+    renderer.duration = DemoRecording.duration
+  }
+
+  public func redraw() throws {
+    guard let last else { return }
+    let size = TerminalMode.size() ?? (80, 24)
+    try output.write(renderer.render(last, columns: size.columns, rows: size.rows))
+    try output.flush()
+    drawnAt = LoopClock.now()
+    drawnKey = Self.key(last)
+    pending = false
+  }
+
+  public func finish() throws {
+    mode.restore()
+  }
+}
