@@ -64,7 +64,7 @@ public final class RecordingPlayer {
         let before = playedItems
         while var item = try source.next() {
           item.time += offset
-          guard try pacer?.wait(until: item.time) ?? glancer?.goOn() ?? true else {
+          guard try pacer?.wait(forSampleAt: item.time) ?? glancer?.goOn() ?? true else {
             return try pipeline.sink.finish()
           }
           try pipeline.take(item)
@@ -163,6 +163,20 @@ final class Pacer {
   /// Source time `t` has been taken.
   func reached(_ t: Double) { now = max(now, t) }
 
+  /// Waits for a sample at source time `t`. With display frames (not
+  /// `everySample`) nothing shows a sample before the display frame after
+  /// it, so the wait is until that frame's time: the samples in between are
+  /// taken together, and the loop wakes at the display rate, not the
+  /// recording's (a 250 Hz recording with 60 Hz frames: ~60 wake-ups a
+  /// second instead of ~310). The frames are the same.
+  func wait(forSampleAt t: Double) throws -> Bool {
+    if pipeline.configuration.everySample { return try wait(until: t) }
+    let rate = pipeline.configuration.displayRateHz
+    let x = t * rate
+    let frame = (abs(x - x.rounded()) < 1e-6 ? x.rounded() : x.rounded(.up)) / rate
+    return try wait(until: max(t, frame))
+  }
+
   /// Whether the recording waits: updates stopped, and not by the idle stop.
   private var holds: Bool {
     pipeline.session.state == .stopped && !pipeline.session.stoppedForIdle
@@ -178,6 +192,9 @@ final class Pacer {
     }
   }
 
+  /// When the latest turn of the loop looked at the descriptors.
+  private var lastTurn = MonotonicInstant(nanoseconds: .min)
+
   /// The wall time of source time `t`; `nil` for an infinite `t`.
   private func wallTime(of t: Double) -> MonotonicInstant? {
     t.isFinite ? start + .seconds(t / speed) : nil
@@ -189,7 +206,9 @@ final class Pacer {
     let others = loop.participants
     defer { loop.participants = others }
     loop.participants = others + participants
-    for event in try loop.turn(until: deadline).events {
+    let events = try loop.turn(until: deadline).events
+    lastTurn = .now
+    for event in events {
       switch event {
       case .signal(.windowChange): try pipeline.sink.redraw()
       case .signal, .endRequested: return false
@@ -234,7 +253,10 @@ final class Pacer {
           // Due already (a slow parser or a busy machine): the keys and the
           // page are still heard, without a wait, before the sample is taken.
           guard let due else {
-            guard try turn(until: .now - .seconds(1)) else { return false }
+            // (Not again for each sample of a batch: once after it was due.)
+            if wake > lastTurn {
+              guard try turn(until: .now - .seconds(1)) else { return false }
+            }
             followHold()
             if heldSince == nil { return true }
             continue

@@ -112,6 +112,10 @@ public final class TiltMotionManager: LoopParticipant {
   private var handler: ((DeviceMotion) -> Void)?
   private var lastHandlerTime: Double?
   private var ended: Ending?
+  /// With display frames, the motion node is read once a display frame;
+  /// `readAgainAt` is when, while it is left unread (not polled).
+  private var batching: ReadBatching
+  private var readAgainAt: MonotonicInstant?
 
   /// Opens `devicePath`, or the first motion device found; frames go to `sink`.
   public convenience init(
@@ -152,6 +156,7 @@ public final class TiltMotionManager: LoopParticipant {
     profile = try DeviceSetup.profile(
       for: device.info, configuration: configuration, device: devicePath, udevMatrix: udevMatrix)
     decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
+    batching = ReadBatching(displayRateHz: configuration.displayRateHz)
     early += try device.readFrames()
     let nodes = DeviceScanner.scan(
       directory: DeviceChoice.inputDirectory, known: [devicePath: device.info])
@@ -237,17 +242,28 @@ public final class TiltMotionManager: LoopParticipant {
   /// back, the watch on the input directory.
   public var pollDescriptors: [Int32] {
     var fds: [Int32] = []
-    if let fd = motion?.fileDescriptor { fds.append(fd) }
+    if let fd = motion?.fileDescriptor, readAgainAt == nil { fds.append(fd) }
     if let fd = buttons?.fileDescriptor { fds.append(fd) }
     if let watch = vanishWatch { fds.append(watch.fileDescriptor) }
     return fds
   }
 
-  /// When a display frame or the idle stop is due; `nil` at rest: nothing
-  /// wakes the loop but the device.
+  /// When a display frame or the idle stop is due, or the motion node is to
+  /// be read again while it moves; `nil` at rest: nothing wakes the loop but
+  /// the device.
   public var deadline: MonotonicInstant? {
     if !pendingFrames.isEmpty { return .now }
-    return pipeline.session.nextWakeTime.map { .now + .seconds(clock.wallDelay(until: $0)) }
+    let frame = pipeline.session.nextWakeTime.map {
+      MonotonicInstant.now + .seconds(clock.wallDelay(until: $0))
+    }
+    return [frame, readAgainAt].compactMap { $0 }.min()
+  }
+
+  /// Whether the motion node is read once a display frame rather than at
+  /// each sample: with display frames, and no handler at every sample.
+  private var readsInBatches: Bool {
+    !configuration.everySample
+      && (handler == nil || deviceMotionUpdateInterval >= batching.frameInterval)
   }
 
   /// Reads what is ready, shows the frames that are due. Throws when the
@@ -266,7 +282,8 @@ public final class TiltMotionManager: LoopParticipant {
       pendingFrames = []
     }
     let mine = ready.intersection(pollDescriptors)
-    if let device = motion, mine.contains(device.fileDescriptor) {
+    let batchDue = readAgainAt.map { $0 <= .now } ?? false
+    if let device = motion, mine.contains(device.fileDescriptor) || batchDue {
       try readMotion(device)
     }
     if let device = buttons, mine.contains(device.fileDescriptor) {
@@ -375,6 +392,12 @@ public final class TiltMotionManager: LoopParticipant {
   /// Reads what the motion node has.
   private func readMotion(_ device: LiveDevice) throws {
     if let frames = try read(device) {
+      // Left unread for a while after a batch; polled again once it is quiet.
+      readAgainAt = nil
+      if readsInBatches, !frames.isEmpty {
+        batching.learn(from: frames)
+        readAgainAt = .now + .seconds(batching.delay)
+      }
       try take(frames)
       if device.droppedCount > 0 && !saidEventsDropped {
         saidEventsDropped = true
@@ -383,6 +406,7 @@ public final class TiltMotionManager: LoopParticipant {
       return
     }
     motion = nil
+    readAgainAt = nil
     guard waitsForReconnect else {
       onNote(.deviceWentAway(path: devicePath, waiting: false))
       ended = .deviceWentAway
@@ -428,6 +452,7 @@ public final class TiltMotionManager: LoopParticipant {
     {
       device.close()
       motion = nil
+      readAgainAt = nil
       // What the first open read ahead belongs to that open: a reopen's
       // decoder starts again with the reopen's own events.
       pendingFrames = []

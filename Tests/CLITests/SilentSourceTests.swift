@@ -56,7 +56,7 @@ import Testing
   /// gone, its handlers wrote to descriptor −1), and it played to the end.
   @Test(arguments: [SIGINT, SIGTERM])
   func aFullSpeedServedReplayEndsOnASignal(signal: Int32) throws {
-    // 200 s at 1 kHz: several seconds of work even at full speed.
+    // 200 s at 1 kHz: seconds of work even at full speed.
     let csv = FileManager.default.temporaryDirectory.appendingPathComponent(
       "tilt-long-\(getpid())-\(signal).csv")
     defer { try? FileManager.default.removeItem(at: csv) }
