@@ -98,6 +98,15 @@ nonisolated(unsafe) private var previousHandlerCalls = 0
     thread.start()
     #expect(try loop.turn().events == [.endRequested])
   }
+
+  @Test func anEndHandleOutlivesItsLoop() throws {
+    var loop: EventLoop? = try EventLoop()
+    let handle = try #require(loop?.endHandle)
+    handle.requestEnd()
+    #expect(try loop?.turn().events == [.endRequested])
+    loop = nil
+    handle.requestEnd()  // its pipe is still open: nothing else is written to
+  }
 }
 
 /// A participant with a silent descriptor and a deadline.
