@@ -8,17 +8,18 @@ package enum Poller {
     -> Set<Int32>
   {
     var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-    while true {
-      // Rounded up, so that a wake-up is never before its deadline.
-      let milliseconds: Int32 =
-        deadline.map {
-          let left = $0.timeLeft.nanoseconds
-          return Int32(min((left + 999_999) / 1_000_000, 86_400_000))
-        } ?? -1
-      let n = poll(&fds, nfds_t(fds.count), milliseconds)
-      if n >= 0 { break }
-      if errno == EINTR { continue }
-      throw SystemCallError("poll failed", errno: .current)
+    // Rounded up, so that a wake-up is never before its deadline; made
+    // again for each try after EINTR.
+    func milliseconds() -> Int32 {
+      deadline.map {
+        let left = $0.timeLeft.nanoseconds
+        return Int32(min((left + 999_999) / 1_000_000, 86_400_000))
+      } ?? -1
+    }
+    do {
+      _ = try Syscall.nonBlocking("poll") { poll(&fds, nfds_t(fds.count), milliseconds()) }
+    } catch {
+      throw SystemCallError("poll failed", errno: error)
     }
     return Set(fds.filter { $0.revents != 0 }.map(\.fd))
   }

@@ -143,10 +143,7 @@ package func resetSignalToDefault(_ signal: Int32) {
 /// Raises `signal` in this process (`raise(3)`); async-signal-safe.
 package func raiseSignal(_ signal: Int32) { raise(signal) }
 
-/// The C numbers of the signals the event loop names.
-package enum SignalNumber {
-  package static let interrupt = SIGINT
-  package static let terminate = SIGTERM
-  package static let windowChange = SIGWINCH
-  package static let user1 = SIGUSR1
+extension SignalNumber {
+  /// The corresponding C constant is `SIGUSR1`.
+  package static let user1: Int32 = SIGUSR1
 }

@@ -60,14 +60,12 @@ public enum DeviceChoice {
     return best?.device.path
   }
 
-  /// The first device with a gyroscope (`tilt-cli calibrate`), or why there is none.
+  /// The first device with a gyroscope (to calibrate), or why there is none.
   public static func firstGyroscopeDevice() throws -> String {
     let withGyroscope = DeviceListing.scan().entries.first { $0.profile?.gyroAxes != nil }
     if let path = withGyroscope?.device.path { return path }
     _ = try firstMotionDevice()
-    throw TiltError(
-      "no motion device with a gyroscope in \(inputDirectory) (an accelerometer needs no "
-        + "calibration); attach a gamepad or IMU, or pass --device PATH")
+    throw TiltError.noGyroscopeDevice(directory: inputDirectory)
   }
 
   /// Like ``firstMotionDeviceIfAny()``, but says why there is none.
@@ -75,16 +73,12 @@ public enum DeviceChoice {
     if let path = firstMotionDeviceIfAny() { return path }
     let listing = DeviceListing.scan()
     if listing.entries.isEmpty {
-      throw TiltError(
-        "no input devices in \(inputDirectory); attach a motion sensor or joystick, or pass --device PATH"
-      )
+      throw TiltError.noInputDevices(directory: inputDirectory)
     }
     let denied = listing.entries.filter { $0.device.openError != nil }
     if !denied.isEmpty, let error = denied.first?.device.openError {
-      throw TiltError("no usable motion device; \(denied.count) could not be opened: \(error)")
+      throw TiltError.devicesNotReadable(count: denied.count, first: error)
     }
-    throw TiltError(
-      "no motion device among \(listing.entries.count) input devices; see 'tilt-cli devices' for why each can't drive the card"
-    )
+    throw TiltError.noMotionDevice(directory: inputDirectory, count: listing.entries.count)
   }
 }

@@ -5,6 +5,17 @@ import SystemCalls
 /// path never holds half of it; ``abandon()`` removes the temporary file.
 /// Errors name the path and say what failed.
 public final class FileUnderTemporaryName {
+  /// A file that could not be written: its path, what was being done, the `errno`.
+  public struct WriteError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var path: String
+    /// "create", "write"
+    public var doing: String
+    public var errno: Errno
+    public var description: String {
+      "\(path): cannot \(doing) the file: \(errno); nothing was written under that name"
+    }
+  }
+
   public let path: String
   private let temporary: (fd: Int32, path: String)
   private var pending: [UInt8] = []
@@ -19,7 +30,7 @@ public final class FileUnderTemporaryName {
     do {
       temporary = try Syscall.makeTemporaryFile(prefix: "\(directory).\(name).")
     } catch {
-      throw TiltError("\(path): cannot create the file: \(error)")
+      throw WriteError(path: path, doing: "create", errno: error)
     }
   }
 
@@ -47,7 +58,7 @@ public final class FileUnderTemporaryName {
       try Syscall.rename(temporary.path, path)
     } catch {
       Syscall.unlinkIfPresent(temporary.path)
-      throw TiltError("\(path): cannot write the file: \(error)")
+      throw WriteError(path: path, doing: "write", errno: error as? Errno ?? .invalidArgument)
     }
   }
 

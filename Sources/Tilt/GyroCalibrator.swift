@@ -4,8 +4,7 @@ import EvdevCore
 import Foundation
 import SystemCalls
 
-/// Measures a live device's gyroscope bias while it is held still, as
-/// `tilt-cli calibrate` does: the device is read for a while, every sample
+/// Measures a live device's gyroscope bias while it is held still: the device is read for a while, every sample
 /// goes into Attitude's ``GyroBiasCalibration``, and the result is what the
 /// fusion starts from next time (``GyroBiasStore``).
 public final class GyroCalibrator {
@@ -41,9 +40,7 @@ public final class GyroCalibrator {
       for: info, configuration: configuration, device: devicePath)
     guard profile.gyroAxes != nil else {
       device.close()
-      throw TiltError(
-        "\(devicePath): \"\(info.name)\" has no gyroscope, so there is no bias to measure; "
-          + "an accelerometer needs no calibration")
+      throw TiltError.noGyroscope(path: devicePath, name: info.name)
     }
     decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
   }
@@ -70,10 +67,7 @@ public final class GyroCalibrator {
           }
           calibration.add(motion)
           if calibration.hasMoved {
-            throw TiltError(
-              "\(devicePath): the device moved during the measurement; "
-                + "lay it on a table (or hold it still) and run 'tilt-cli calibrate' again. "
-                + "Nothing was stored.")
+            throw TiltError.movedDuringCalibration(path: devicePath)
           }
         }
       }
@@ -81,19 +75,11 @@ public final class GyroCalibrator {
       progress(min(1, max(0, 1 - left / seconds)))
     }
     if calibration.isBeyondMaximum, let mean = calibration.bias {
-      let b = mean * (180 / .pi)
-      throw TiltError(
-        "\(devicePath): the gyroscope read a steady "
-          + [b.x, b.y, b.z].map { String(format: "%.3f", $0) }.joined(separator: ", ")
-          + " deg/s, more than a gyroscope's bias can be ("
-          + String(format: "%.0f", Self.maximumBiasDegreesPerSecond)
-          + " deg/s on an axis): the device was turning; "
-          + "lay it on a table and run 'tilt-cli calibrate' again. Nothing was stored.")
+      throw TiltError.turnedDuringCalibration(
+        path: devicePath, rateDegreesPerSecond: mean * (180 / .pi))
     }
     guard let estimate = calibration.estimate else {
-      throw TiltError(
-        "\(devicePath): \"\(info.name)\" sent no gyroscope samples in \(seconds) s; "
-          + "check that it is switched on and reporting motion. Nothing was stored.")
+      throw TiltError.noGyroscopeSamples(path: devicePath, name: info.name, seconds: seconds)
     }
     return Result(
       devicePath: devicePath, device: info,

@@ -15,9 +15,9 @@ enum IIOLive {
     if let device = devices.first(where: { $0.deviceName == name }),
       let reason = IIOUsability.reason(for: device, among: devices)
     {
-      throw TiltError("\(reference): \"\(device.name)\" can't drive the card: \(reason)")
+      throw Failure("\(reference): \"\(device.name)\" can't drive the card: \(reason)")
     }
-    throw TiltError(
+    throw Failure(
       "\(reference): no IIO accelerometer or gyroscope of that name in \(IIOScanner.sysfsDirectory); "
         + "'tilt-cli devices' lists the sensors")
   }
@@ -37,7 +37,7 @@ enum IIOLive {
 
   static func live(options: PipelineOptions, reference: String, wait: Bool) throws -> Int32 {
     if options.serve != nil {
-      throw TiltError(
+      throw Failure(
         "\(reference): --serve does not serve IIO sensors yet; use --format jsonl or tty")
     }
     let imu = try imu(reference)
@@ -47,7 +47,8 @@ enum IIOLive {
       imu: imu, configuration: configuration,
       makeSink: { info in try options.makeSink(card: configuration.card, title: info.name) },
       waitsForReconnect: wait,
-      onNote: { note in StandardError.write("tilt-cli live: \(note)\n") })
+      onNote: { note in StandardError.write("tilt-cli live: \(LibraryErrorText.describe(note))\n") }
+    )
     StandardError.write(chosen(imu, polling: manager.pollInterval))
     if manager.pipeline.sink is TerminalSink {
       manager.participants.append(TerminalKeys(pipeline: manager.pipeline))
@@ -80,7 +81,9 @@ enum IIOLive {
       "t_s,acc_x_g,acc_y_g,acc_z_g" + (gyro ? ",gyr_x_rad_s,gyr_y_rad_s,gyr_z_rad_s" : "") + "\n")
     let manager = try IIOMotionManager(
       imu: imu, configuration: configuration, makeSink: { _ in FrameHandlerSink { _ in } },
-      onNote: { note in StandardError.write("tilt-cli record: \(note)\n") })
+      onNote: { note in
+        StandardError.write("tilt-cli record: \(LibraryErrorText.describe(note))\n")
+      })
     manager.sampleObservers.append { sample in
       var fields =
         [sample.time] + [sample.acceleration.x, sample.acceleration.y, sample.acceleration.z]

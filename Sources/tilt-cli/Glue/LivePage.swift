@@ -64,7 +64,7 @@ final class LivePage {
           try manager.stopDeviceMotionUpdates()
         }
       } catch {
-        StandardError.write("tilt-cli live: \(error)\n")
+        StandardError.write("tilt-cli live: \(LibraryErrorText.describe(error))\n")
       }
     }
     server.onVisibilityChange = { _ in apply() }
