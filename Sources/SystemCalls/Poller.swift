@@ -1,18 +1,25 @@
 import Glibc
 
-/// One `poll()` over a few descriptors: the only place the live loop sleeps.
+/// One `poll()` over a few descriptors: the only place the event loop sleeps.
 package enum Poller {
-  /// Waits until one of `descriptors` is readable (or hung up), or `timeout`
-  /// seconds pass; `nil` waits for ever. Returns the descriptors that are ready.
-  package static func wait(for descriptors: [Int32], timeout: Double?) throws -> Set<Int32> {
+  /// Waits until one of `descriptors` is readable (or hung up), or `deadline`
+  /// passes; `nil` waits for ever. Returns the descriptors that are ready.
+  package static func wait(for descriptors: [Int32], until deadline: MonotonicInstant?) throws
+    -> Set<Int32>
+  {
     var fds = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-    let milliseconds: Int32 =
-      timeout.map { Int32(min(max(($0 * 1000).rounded(.up), 0), 86_400_000)) } ?? -1
-    while true {
-      let n = poll(&fds, nfds_t(fds.count), milliseconds)
-      if n >= 0 { break }
-      if errno == EINTR { continue }
-      throw SystemCallError("poll failed", errno: .current)
+    // Rounded up, so that a wake-up is never before its deadline; made
+    // again for each try after EINTR.
+    func milliseconds() -> Int32 {
+      deadline.map {
+        let left = $0.timeLeft.nanoseconds
+        return Int32(min((left + 999_999) / 1_000_000, 86_400_000))
+      } ?? -1
+    }
+    do {
+      _ = try Syscall.nonBlocking("poll") { poll(&fds, nfds_t(fds.count), milliseconds()) }
+    } catch {
+      throw SystemCallError("poll failed", errno: error)
     }
     return Set(fds.filter { $0.revents != 0 }.map(\.fd))
   }
@@ -20,7 +27,5 @@ package enum Poller {
 
 /// Seconds on the monotonic clock, for pacing against the wall.
 package func monotonicSeconds() -> Double {
-  var ts = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &ts)
-  return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+  Double(MonotonicInstant.now.nanoseconds) / 1e9
 }

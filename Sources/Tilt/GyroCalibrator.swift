@@ -54,11 +54,12 @@ public final class GyroCalibrator {
   /// nothing.
   public func measure(seconds: Double, progress: (Double) -> Void = { _ in }) throws -> Result {
     var calibration = GyroBiasCalibration()
-    let start = monotonicSeconds()
+    let loop = try EventLoop()
+    let end = MonotonicInstant.now + .seconds(seconds)
     var left = seconds
     progress(0)
     while left > 0 {
-      let ready = try Poller.wait(for: [device.fileDescriptor], timeout: left)
+      let ready = try loop.turn(until: end, watching: [device.fileDescriptor]).ready
       if !ready.isEmpty {
         for frame in try device.readFrames() {
           guard let sample = decoder.decode(frame), let motion = sample.item.motion else {
@@ -70,7 +71,7 @@ public final class GyroCalibrator {
           }
         }
       }
-      left = seconds - (monotonicSeconds() - start)
+      left = MonotonicInstant.now.duration(to: end).seconds
       progress(min(1, max(0, 1 - left / seconds)))
     }
     if calibration.isBeyondMaximum, let mean = calibration.bias {

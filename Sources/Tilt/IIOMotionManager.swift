@@ -1,7 +1,6 @@
 import Attitude
 import EvdevCore
 import Foundation
-import Glibc
 import IIO
 import SystemCalls
 import TiltCard
@@ -27,7 +26,8 @@ public final class IIOMotionManager: LoopParticipant {
   /// Where notes go; stderr by default, with control characters in the
   /// device's names and paths shown as escapes (``TerminalText``).
   public var onNote: (Note) -> Void = { note in
-    try? Syscall.writeAll(STDERR_FILENO, Array("tilt: \(TerminalText.escaped("\(note)"))\n".utf8))
+    try? Syscall.writeAll(
+      standardErrorDescriptor, Array("tilt: \(TerminalText.escaped("\(note)"))\n".utf8))
   }
   /// The sensors in use (they change when the device comes back elsewhere).
   public private(set) var imu: IIOIMU
@@ -55,7 +55,7 @@ public final class IIOMotionManager: LoopParticipant {
   private var clock = LiveClock()
   private var removalWatch: Int32?
   private var waiting = false
-  private var nextPoll: Double?
+  private var nextPoll: MonotonicInstant?
   private var ended: Ending?
 
   /// The rate at which a sensor without a buffer is polled: its
@@ -166,7 +166,7 @@ public final class IIOMotionManager: LoopParticipant {
     latestRate = nil
     latestAcceleration = nil
     clock.restartSamples()
-    nextPoll = pollInterval.map { _ in monotonicSeconds() }
+    nextPoll = pollInterval.map { _ in .now }
     if removalWatch == nil {
       removalWatch = try? Syscall.watchDirectoryForRemoval(
         (imu.accelerometer.nodePath as NSString).deletingLastPathComponent)
@@ -195,9 +195,9 @@ public final class IIOMotionManager: LoopParticipant {
     return fds
   }
 
-  public var deadline: Double? {
+  public var deadline: MonotonicInstant? {
     let frame = pipeline.session.nextWakeTime.map {
-      monotonicSeconds() + clock.wallDelay(until: $0)
+      MonotonicInstant.now + .seconds(clock.wallDelay(until: $0))
     }
     return [frame, nextPoll].compactMap { $0 }.min()
   }
@@ -219,11 +219,11 @@ public final class IIOMotionManager: LoopParticipant {
       if let stream = gyro, let fd = stream.fileDescriptor, mine.contains(fd) {
         try take(try stream.read())
       }
-      if let due = nextPoll, due <= monotonicSeconds(), let stream = accel {
+      if let due = nextPoll, due <= .now, let stream = accel {
         var scan = try stream.readRaw()
         if let gyro { scan.values[.gyroscope] = try gyro.readRaw().values[.gyroscope] }
         try take([scan])
-        nextPoll = max(due + (pollInterval ?? 0), monotonicSeconds() - 1)
+        nextPoll = max(due + .seconds(pollInterval ?? 0), .now - .seconds(1))
       }
     } catch {
       guard let iio = error as? IIOError else { throw error }
@@ -315,12 +315,22 @@ public final class IIOMotionManager: LoopParticipant {
     onNote(.deviceIsBack(path: back.accelerometer.nodePath))
   }
 
+  /// Runs the loop as ``TiltMotionManager/run(endingOn:)`` does.
   @discardableResult
-  public func run() throws -> Ending {
-    let signals = try SignalPipe()
+  public func run(endingOn signals: Set<EventLoop.Signal> = [.interrupt, .terminate]) throws
+    -> Ending
+  {
+    let loop = try EventLoop(handling: signals)
+    defer { loop.end() }
+    return try run(on: loop)
+  }
+
+  /// Runs on `loop` as ``TiltMotionManager/run(on:)`` does.
+  @discardableResult
+  public func run(on loop: EventLoop) throws -> Ending {
     let ending: Ending
     do {
-      ending = try loop(signals)
+      ending = try turns(of: loop)
     } catch {
       try? pipeline.sink.finish()
       close()
@@ -344,29 +354,32 @@ public final class IIOMotionManager: LoopParticipant {
     }
   }
 
-  private func loop(_ signals: SignalPipe) throws -> Ending {
+  private func turns(of loop: EventLoop) throws -> Ending {
+    let others = loop.participants
+    defer { loop.participants = others }
+    let sensors = Sensors(self)
     try serviceDevices(ready: [])
     while true {
       if let ended { return ended }
       if pipeline.endRequested { return .requested }
-      let turn = ParticipantTurn(participants)
-      let own = deadline
-      let wake = [own, turn.deadline].compactMap { $0 }.min()
-      let ready = try Poller.wait(
-        for: [signals.fileDescriptor] + pollDescriptors + turn.descriptors,
-        timeout: wake.map { max(0, $0 - monotonicSeconds()) })
-      if ready.contains(signals.fileDescriptor) {
-        for signal in signals.drain() {
-          if signal == SIGWINCH { try pipeline.sink.redraw() } else { return .requested }
+      loop.participants = [sensors] + others + participants
+      for event in try loop.turn().events {
+        switch event {
+        case .signal(.windowChange): try pipeline.sink.redraw()
+        case .signal, .endRequested: return .requested
         }
       }
-      let mine = ready.intersection(pollDescriptors)
-      if !mine.isEmpty || (own.map { $0 <= monotonicSeconds() } ?? false) {
-        try serviceDevices(ready: mine)
-      }
-      try turn.serve(ready: ready)
       try afterTurn()
     }
+  }
+
+  /// The manager's own descriptors and deadline as a participant of its loop.
+  private final class Sensors: LoopParticipant {
+    unowned let manager: IIOMotionManager
+    init(_ manager: IIOMotionManager) { self.manager = manager }
+    var pollDescriptors: [Int32] { manager.pollDescriptors }
+    var deadline: MonotonicInstant? { manager.deadline }
+    func service(ready: Set<Int32>) throws { try manager.serviceDevices(ready: ready) }
   }
 
   private func afterTurn() throws {

@@ -1,20 +1,19 @@
-import SystemCalls
+// The loop's clock (MonotonicInstant) and the errors of system calls (Errno)
+// are part of the library's API.
+@_exported import SystemCalls
 
-/// Something that shares the live loop's one `poll()`: an HTTP server, a
+/// Something that shares an ``EventLoop``'s one `poll()`: an HTTP server, a
 /// second device, an app's own descriptors. Before each wait the loop asks
 /// every participant for its descriptors and its deadline; after the wait it
 /// calls `service(ready:)` with those of its descriptors that are readable
 /// (empty when its deadline passed with none).
 public protocol LoopParticipant: AnyObject {
-  var pollDescriptors: [Int32] { get }  // watched for POLLIN; may change between turns
-  var deadline: Double? { get }  // monotonic seconds (SystemCalls' clock); nil = none
-  func service(ready: Set<Int32>) throws  // after poll(); ready may be empty at a deadline
-}
-
-/// The clock of ``LoopParticipant/deadline``: seconds on `CLOCK_MONOTONIC`.
-public enum LoopClock {
-  /// Now, in monotonic seconds.
-  public static func now() -> Double { monotonicSeconds() }
+  /// Watched for `POLLIN`; may change between turns.
+  var pollDescriptors: [Int32] { get }
+  /// When to be served without input (monotonic clock); `nil` for none.
+  var deadline: MonotonicInstant? { get }
+  /// After the wait; `ready` may be empty at a deadline.
+  func service(ready: Set<Int32>) throws
 }
 
 /// One wait of a loop, seen from its participants: what each asked for
@@ -24,7 +23,7 @@ public enum LoopClock {
 /// served on that turn, not left to spin the loop.
 struct ParticipantTurn {
   let participants: [any LoopParticipant]
-  private let asked: [(descriptors: [Int32], deadline: Double?)]
+  private let asked: [(descriptors: [Int32], deadline: MonotonicInstant?)]
 
   init(_ participants: [any LoopParticipant]) {
     self.participants = participants
@@ -33,13 +32,13 @@ struct ParticipantTurn {
 
   /// Every participant's descriptors, to watch in the wait.
   var descriptors: [Int32] { asked.flatMap(\.descriptors) }
-  /// The earliest deadline of any participant (monotonic seconds).
-  var deadline: Double? { asked.compactMap(\.deadline).min() }
+  /// The earliest deadline of any participant.
+  var deadline: MonotonicInstant? { asked.compactMap(\.deadline).min() }
 
   /// Calls each participant whose descriptors are ready, or whose deadline
   /// has come, with its ready descriptors.
   func serve(ready: Set<Int32>) throws {
-    let now = monotonicSeconds()
+    let now = MonotonicInstant.now
     for (participant, asked) in zip(participants, asked) {
       let mine = ready.intersection(asked.descriptors)
       if !mine.isEmpty || (asked.deadline.map { $0 <= now } ?? false) {
@@ -47,4 +46,11 @@ struct ParticipantTurn {
       }
     }
   }
+}
+
+/// Seconds on the monotonic clock as a `Double`, for code that measures
+/// intervals by hand; the loop's deadlines are ``MonotonicInstant``s.
+public enum LoopClock {
+  /// Now, in monotonic seconds.
+  public static func now() -> Double { Double(MonotonicInstant.now.nanoseconds) / 1e9 }
 }

@@ -1,4 +1,3 @@
-import Glibc
 import SystemCalls
 import TiltCard
 
@@ -6,9 +5,11 @@ import TiltCard
 /// wall clock at some speed. The frames are the same at any speed: they run on
 /// the recording's clock.
 ///
-/// While it waits for the wall clock, a paced replay sleeps in one `poll()`
-/// that its ``participants`` join (a terminal's keys, an HTTP server), and it
-/// turns SIGINT and SIGTERM into the end of the replay, SIGWINCH into a redraw.
+/// While it waits for the wall clock, a paced replay sleeps in its
+/// ``loop``'s `poll()`, which its ``participants`` join (a terminal's keys, an
+/// HTTP server). A signal the loop handles ends the replay (SIGWINCH
+/// redraws), as does ``EventLoop/requestEnd()``; a replay at full speed
+/// glances at the loop now and then for them, when it was given one.
 ///
 /// Updates stopped by a command (`p`, the page's stop, no viewer left) hold
 /// the recording too (SPEC §3): its clock waits with the card, the motion
@@ -19,6 +20,9 @@ public final class RecordingPlayer {
   public let pipeline: TiltPipeline
   /// What shares the paced replay's `poll()`.
   public var participants: [any LoopParticipant] = []
+  /// The loop to wait in, with the signals it handles; `nil`: a loop of the
+  /// replay's own that handles none (and none at full speed).
+  public var loop: EventLoop?
   /// How many samples and button changes the last ``play(_:speedFactor:)``
   /// took from its sources (every pass of a loop).
   public private(set) var playedItems = 0
@@ -42,9 +46,14 @@ public final class RecordingPlayer {
   public func play(_ source: any MotionSource, speedFactor speed: Double?) throws {
     var source = source
     playedItems = 0
+    let ownLoop = loop == nil && speed != nil ? try EventLoop() : nil
+    defer { ownLoop?.end() }
     let pacer = try speed.map {
-      try Pacer(speed: $0, pipeline: pipeline, participants: participants)
+      try Pacer(speed: $0, pipeline: pipeline, participants: participants, loop: loop ?? ownLoop!)
     }
+    let glancer =
+      speed == nil
+      ? loop.map { Glancer(loop: $0, pipeline: pipeline, participants: participants) } : nil
     // A paced replay holds the motion session while it holds the recording.
     pipeline.keepsMotionSessionWhileStopped = pacer != nil
     defer { pipeline.keepsMotionSessionWhileStopped = false }
@@ -55,7 +64,9 @@ public final class RecordingPlayer {
         let before = playedItems
         while var item = try source.next() {
           item.time += offset
-          guard try pacer?.wait(until: item.time) ?? true else { return try pipeline.sink.finish() }
+          guard try pacer?.wait(forSampleAt: item.time) ?? glancer?.goOn() ?? true else {
+            return try pipeline.sink.finish()
+          }
           try pipeline.take(item)
           playedItems += 1
           end = max(end, item.time)
@@ -91,34 +102,80 @@ public final class RecordingPlayer {
   }
 }
 
+/// At full speed, looks at the loop every few hundred items, so that a
+/// signal, an end request, the keys and the page are heard without a wait.
+final class Glancer {
+  let loop: EventLoop
+  let pipeline: TiltPipeline
+  let participants: [any LoopParticipant]
+  private var count = 0
+
+  init(loop: EventLoop, pipeline: TiltPipeline, participants: [any LoopParticipant]) {
+    self.loop = loop
+    self.pipeline = pipeline
+    self.participants = participants
+  }
+
+  /// False when the replay should end.
+  func goOn() throws -> Bool {
+    count += 1
+    guard count % 256 == 0 else { return !pipeline.endRequested }
+    let others = loop.participants
+    defer { loop.participants = others }
+    loop.participants = others + participants
+    for event in try loop.glance() {
+      switch event {
+      case .signal(.windowChange): try pipeline.sink.redraw()
+      case .signal, .endRequested: return false
+      }
+    }
+    return !pipeline.endRequested
+  }
+}
+
 /// Holds a replay to the wall clock at some speed, serving the participants
 /// and the signals while it waits.
 final class Pacer {
   let speed: Double
   let pipeline: TiltPipeline
   let participants: [any LoopParticipant]
-  let signals: SignalPipe
-  /// The wall time (monotonic seconds) of source time 0; it moves on by the
-  /// time the recording was held.
-  private var start = monotonicSeconds()
+  let loop: EventLoop
+  /// The wall time of source time 0; it moves on by the time the recording
+  /// was held.
+  private var start = MonotonicInstant.now
   /// The latest source time reached.
   private var now = 0.0
-  /// When the current hold began (monotonic seconds), while updates are
-  /// stopped by a command.
-  private var heldSince: Double?
+  /// When the current hold began, while updates are stopped by a command.
+  private var heldSince: MonotonicInstant?
 
-  init(speed: Double, pipeline: TiltPipeline, participants: [any LoopParticipant]) throws {
+  init(
+    speed: Double, pipeline: TiltPipeline, participants: [any LoopParticipant], loop: EventLoop
+  ) throws {
     self.speed = speed
     self.pipeline = pipeline
     self.participants = participants
-    signals = try SignalPipe()
+    self.loop = loop
     pipeline.currentTime = { [unowned self] in
-      max(now, ((heldSince ?? monotonicSeconds()) - start) * speed)
+      max(now, start.duration(to: heldSince ?? .now).seconds * speed)
     }
   }
 
   /// Source time `t` has been taken.
   func reached(_ t: Double) { now = max(now, t) }
+
+  /// Waits for a sample at source time `t`. With display frames (not
+  /// `everySample`) nothing shows a sample before the display frame after
+  /// it, so the wait is until that frame's time: the samples in between are
+  /// taken together, and the loop wakes at the display rate, not the
+  /// recording's (a 250 Hz recording with 60 Hz frames: ~60 wake-ups a
+  /// second instead of ~310). The frames are the same.
+  func wait(forSampleAt t: Double) throws -> Bool {
+    if pipeline.configuration.everySample { return try wait(until: t) }
+    let rate = pipeline.configuration.displayRateHz
+    let x = t * rate
+    let frame = (abs(x - x.rounded()) < 1e-6 ? x.rounded() : x.rounded(.up)) / rate
+    return try wait(until: max(t, frame))
+  }
 
   /// Whether the recording waits: updates stopped, and not by the idle stop.
   private var holds: Bool {
@@ -128,23 +185,35 @@ final class Pacer {
   /// Starts or ends a hold as the card's state says.
   private func followHold() {
     if holds, heldSince == nil {
-      heldSince = monotonicSeconds()
+      heldSince = .now
     } else if !holds, let since = heldSince {
-      start += monotonicSeconds() - since
+      start = start + since.duration(to: .now)
       heldSince = nil
     }
   }
 
-  /// Serves what is ready now, without waiting; false on SIGINT or SIGTERM.
-  private func glance() throws -> Bool {
-    let turn = ParticipantTurn(participants)
-    let ready = try Poller.wait(for: [signals.fileDescriptor] + turn.descriptors, timeout: 0)
-    if ready.contains(signals.fileDescriptor) {
-      for signal in signals.drain() {
-        if signal == SIGWINCH { try pipeline.sink.redraw() } else { return false }
+  /// When the latest turn of the loop looked at the descriptors.
+  private var lastTurn = MonotonicInstant(nanoseconds: .min)
+
+  /// The wall time of source time `t`; `nil` for an infinite `t`.
+  private func wallTime(of t: Double) -> MonotonicInstant? {
+    t.isFinite ? start + .seconds(t / speed) : nil
+  }
+
+  /// One turn of the loop with the participants, until `deadline`; false on
+  /// a signal that ends the replay or an end request.
+  private func turn(until deadline: MonotonicInstant?) throws -> Bool {
+    let others = loop.participants
+    defer { loop.participants = others }
+    loop.participants = others + participants
+    let events = try loop.turn(until: deadline).events
+    lastTurn = .now
+    for event in events {
+      switch event {
+      case .signal(.windowChange): try pipeline.sink.redraw()
+      case .signal, .endRequested: return false
       }
     }
-    try turn.serve(ready: ready)
     return !pipeline.endRequested
   }
 
@@ -162,7 +231,7 @@ final class Pacer {
     while !pipeline.endRequested {
       followHold()
       let due = pipeline.session.nextWakeTime.flatMap { $0 < t && $0 >= now ? $0 : nil }
-      var left = Double.infinity
+      var wake: MonotonicInstant?
       if heldSince != nil {
         // Held, the sample waits for a start; a frame due meanwhile (the
         // stopped frame, on the display grid just after the stop) is shown
@@ -179,12 +248,15 @@ final class Pacer {
           }
         }
       } else {
-        left = start + (due ?? t) / speed - monotonicSeconds()
-        if left <= 0 {
+        wake = wallTime(of: due ?? t)
+        if let wake, wake <= .now {
           // Due already (a slow parser or a busy machine): the keys and the
           // page are still heard, without a wait, before the sample is taken.
           guard let due else {
-            guard try glance() else { return false }
+            // (Not again for each sample of a batch: once after it was due.)
+            if wake > lastTurn {
+              guard try turn(until: .now - .seconds(1)) else { return false }
+            }
             followHold()
             if heldSince == nil { return true }
             continue
@@ -196,18 +268,7 @@ final class Pacer {
           continue
         }
       }
-      let turn = ParticipantTurn(participants)
-      let toDeadline = turn.deadline.map { max(0, $0 - monotonicSeconds()) }
-      let timeout = min(left, toDeadline ?? .infinity)
-      let ready = try Poller.wait(
-        for: [signals.fileDescriptor] + turn.descriptors,
-        timeout: timeout.isFinite ? timeout : nil)
-      if ready.contains(signals.fileDescriptor) {
-        for signal in signals.drain() {
-          if signal == SIGWINCH { try pipeline.sink.redraw() } else { return false }
-        }
-      }
-      try turn.serve(ready: ready)
+      guard try turn(until: wake) else { return false }
       try pipeline.sink.flush()
     }
     return false

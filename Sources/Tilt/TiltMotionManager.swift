@@ -1,6 +1,5 @@
 import Attitude
 import Evdev
-import Glibc
 import SystemCalls
 import TiltCard
 
@@ -80,7 +79,8 @@ public final class TiltMotionManager: LoopParticipant {
   /// Where notes go; stderr by default, with control characters in the
   /// device's names and paths shown as escapes (``TerminalText``).
   public var onNote: (Note) -> Void = { note in
-    try? Syscall.writeAll(STDERR_FILENO, Array("tilt: \(TerminalText.escaped("\(note)"))\n".utf8))
+    try? Syscall.writeAll(
+      standardErrorDescriptor, Array("tilt: \(TerminalText.escaped("\(note)"))\n".utf8))
   }
   /// True once ``Note/eventsDropped(path:)`` has been said.
   private var saidEventsDropped = false
@@ -113,6 +113,10 @@ public final class TiltMotionManager: LoopParticipant {
   private var handler: ((DeviceMotion) -> Void)?
   private var lastHandlerTime: Double?
   private var ended: Ending?
+  /// With display frames, the motion node is read once a display frame;
+  /// `readAgainAt` is when, while it is left unread (not polled).
+  private var batching: ReadBatching
+  private var readAgainAt: MonotonicInstant?
 
   /// Opens `devicePath`, or the first motion device found; frames go to `sink`.
   public convenience init(
@@ -153,6 +157,7 @@ public final class TiltMotionManager: LoopParticipant {
     profile = try DeviceSetup.profile(
       for: device.info, configuration: configuration, device: devicePath, udevMatrix: udevMatrix)
     decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
+    batching = ReadBatching(displayRateHz: configuration.displayRateHz)
     early += try device.readFrames()
     let nodes = DeviceScanner.scan(
       directory: DeviceChoice.inputDirectory, known: [devicePath: device.info])
@@ -238,17 +243,28 @@ public final class TiltMotionManager: LoopParticipant {
   /// back, the watch on the input directory.
   public var pollDescriptors: [Int32] {
     var fds: [Int32] = []
-    if let fd = motion?.fileDescriptor { fds.append(fd) }
+    if let fd = motion?.fileDescriptor, readAgainAt == nil { fds.append(fd) }
     if let fd = buttons?.fileDescriptor { fds.append(fd) }
     if let watch = vanishWatch { fds.append(watch.fileDescriptor) }
     return fds
   }
 
-  /// When a display frame or the idle stop is due (monotonic seconds); `nil`
-  /// at rest: nothing wakes the loop but the device.
-  public var deadline: Double? {
-    if !pendingFrames.isEmpty { return monotonicSeconds() }
-    return pipeline.session.nextWakeTime.map { monotonicSeconds() + clock.wallDelay(until: $0) }
+  /// When a display frame or the idle stop is due, or the motion node is to
+  /// be read again while it moves; `nil` at rest: nothing wakes the loop but
+  /// the device.
+  public var deadline: MonotonicInstant? {
+    if !pendingFrames.isEmpty { return .now }
+    let frame = pipeline.session.nextWakeTime.map {
+      MonotonicInstant.now + .seconds(clock.wallDelay(until: $0))
+    }
+    return [frame, readAgainAt].compactMap { $0 }.min()
+  }
+
+  /// Whether the motion node is read once a display frame rather than at
+  /// each sample: with display frames, and no handler at every sample.
+  private var readsInBatches: Bool {
+    !configuration.everySample
+      && (handler == nil || deviceMotionUpdateInterval >= batching.frameInterval)
   }
 
   /// Reads what is ready, shows the frames that are due. Throws when the
@@ -267,7 +283,8 @@ public final class TiltMotionManager: LoopParticipant {
       pendingFrames = []
     }
     let mine = ready.intersection(pollDescriptors)
-    if let device = motion, mine.contains(device.fileDescriptor) {
+    let batchDue = readAgainAt.map { $0 <= .now } ?? false
+    if let device = motion, mine.contains(device.fileDescriptor) || batchDue {
       try readMotion(device)
     }
     if let device = buttons, mine.contains(device.fileDescriptor) {
@@ -283,15 +300,28 @@ public final class TiltMotionManager: LoopParticipant {
     try afterTurn()
   }
 
-  /// Runs the loop until a signal (SIGINT, SIGTERM), ``TiltPipeline/requestEnd()``,
-  /// or the device going away without ``waitsForReconnect``; then finishes the
-  /// output. SIGWINCH redraws the sink.
+  /// Runs the loop until one of `signals` (SIGINT and SIGTERM by default),
+  /// ``TiltPipeline/requestEnd()``, or the device going away without
+  /// ``waitsForReconnect``; then finishes the output. The signals' handlers
+  /// are installed for the run only: what was there before is put back.
   @discardableResult
-  public func run() throws -> Ending {
-    let signals = try SignalPipe()
+  public func run(endingOn signals: Set<EventLoop.Signal> = [.interrupt, .terminate]) throws
+    -> Ending
+  {
+    let loop = try EventLoop(handling: signals)
+    defer { loop.end() }
+    return try run(on: loop)
+  }
+
+  /// Runs on `loop` (with its participants and signals) until SIGINT or
+  /// SIGTERM if it handles them, ``EventLoop/requestEnd()`` (from any
+  /// thread), ``TiltPipeline/requestEnd()``, or the device going away without
+  /// ``waitsForReconnect``; then finishes the output. SIGWINCH redraws.
+  @discardableResult
+  public func run(on loop: EventLoop) throws -> Ending {
     let ending: Ending
     do {
-      ending = try loop(signals)
+      ending = try turns(of: loop)
     } catch {
       try? pipeline.sink.finish()
       throw error
@@ -315,29 +345,32 @@ public final class TiltMotionManager: LoopParticipant {
     }
   }
 
-  private func loop(_ signals: SignalPipe) throws -> Ending {
+  private func turns(of loop: EventLoop) throws -> Ending {
+    let others = loop.participants
+    defer { loop.participants = others }
+    let devices = Devices(self)
     try serviceDevices(ready: [])
     while true {
       if let ended { return ended }
       if pipeline.endRequested { return .requested }
-      let turn = ParticipantTurn(participants)
-      let own = deadline
-      let wake = [own, turn.deadline].compactMap { $0 }.min()
-      let ready = try Poller.wait(
-        for: [signals.fileDescriptor] + pollDescriptors + turn.descriptors,
-        timeout: wake.map { max(0, $0 - monotonicSeconds()) })
-      if ready.contains(signals.fileDescriptor) {
-        for signal in signals.drain() {
-          if signal == SIGWINCH { try pipeline.sink.redraw() } else { return .requested }
+      loop.participants = [devices] + others + participants
+      for event in try loop.turn().events {
+        switch event {
+        case .signal(.windowChange): try pipeline.sink.redraw()
+        case .signal, .endRequested: return .requested
         }
       }
-      let mine = ready.intersection(pollDescriptors)
-      if !mine.isEmpty || (own.map { $0 <= monotonicSeconds() } ?? false) {
-        try serviceDevices(ready: mine)
-      }
-      try turn.serve(ready: ready)
       try afterTurn()
     }
+  }
+
+  /// The manager's own descriptors and deadline as a participant of its loop.
+  private final class Devices: LoopParticipant {
+    unowned let manager: TiltMotionManager
+    init(_ manager: TiltMotionManager) { self.manager = manager }
+    var pollDescriptors: [Int32] { manager.pollDescriptors }
+    var deadline: MonotonicInstant? { manager.deadline }
+    func service(ready: Set<Int32>) throws { try manager.serviceDevices(ready: ready) }
   }
 
   /// What every turn ends with: the output flushed, the device following the card.
@@ -360,6 +393,12 @@ public final class TiltMotionManager: LoopParticipant {
   /// Reads what the motion node has.
   private func readMotion(_ device: LiveDevice) throws {
     if let frames = try read(device) {
+      // Left unread for a while after a batch; polled again once it is quiet.
+      readAgainAt = nil
+      if readsInBatches, !frames.isEmpty {
+        batching.learn(from: frames)
+        readAgainAt = .now + .seconds(batching.delay)
+      }
       try take(frames)
       if device.droppedCount > 0 && !saidEventsDropped {
         saidEventsDropped = true
@@ -368,6 +407,7 @@ public final class TiltMotionManager: LoopParticipant {
       return
     }
     motion = nil
+    readAgainAt = nil
     guard waitsForReconnect else {
       onNote(.deviceWentAway(path: devicePath, waiting: false))
       ended = .deviceWentAway
@@ -413,6 +453,7 @@ public final class TiltMotionManager: LoopParticipant {
     {
       device.close()
       motion = nil
+      readAgainAt = nil
       // What the first open read ahead belongs to that open: a reopen's
       // decoder starts again with the reopen's own events.
       pendingFrames = []

@@ -14,7 +14,9 @@ import Attitude
 /// the tilt moving by more than `tiltEpsilon` since the last frame, or the
 /// update state changing. At rest ``nextFrameTime`` is `nil`: nothing needs a
 /// wake-up. With `everySample`, a frame is made at each motion sample's time
-/// (and at each button, key or state change) instead, off the grid.
+/// (and at each button, key or state change) instead, off the grid; while a
+/// flip turns, a frame is also due one display period after the last one,
+/// so that the flip animates when the device is silent.
 public struct CardSession: Sendable {
   /// A command from the keyboard or the CLI.
   public enum Command: Hashable, Sendable {
@@ -219,7 +221,10 @@ public struct CardSession: Sendable {
     shownPose = pose
     clock = max(clock, t)
     if !everySample { lastGridIndex = Self.gridIndex(atOrAfter: t, rate: rate) }
-    dueSince = !everySample && !flip.isSettled(at: t) ? t : nil
+    // A flip under way needs frames even when no sample comes (a still
+    // device sends none): with `everySample`, one display period on, unless
+    // a sample makes one first.
+    dueSince = flip.isSettled(at: t) ? nil : everySample ? t + 1 / rate : t
     return frame
   }
 

@@ -73,11 +73,13 @@ public final class TerminalMode {
   ///
   /// The handler is async-signal-safe: it touches only bytes prepared by
   /// ``enter()`` (the descriptors, the saved settings, the leave sequence) and
-  /// calls only `write`, `tcsetattr`, `signal` and `raise`.
+  /// calls only `write`, `tcsetattr`, `sigaction` and `raise`. It is installed
+  /// with `sigaction`, as ``SystemCalls``' signal pipe installs its own; the
+  /// event loop restores what was there before it when it ends.
   public static func restoreOnSignals() {
     _ = emergencyState  // made here, never first in the handler
-    for sig in [SIGINT, SIGTERM] {
-      signal(sig) { received in
+    installSignalHandler(
+      { received in
         let state = TerminalMode.emergencyState
         if state.pointee.armed != 0 {
           withUnsafeMutablePointer(to: &state.pointee.leave) { leave in
@@ -85,10 +87,9 @@ public final class TerminalMode {
           }
           _ = tcsetattr(state.pointee.input, TCSAFLUSH, &state.pointee.settings)
         }
-        signal(received, SIG_DFL)
-        raise(received)
-      }
-    }
+        resetSignalToDefault(received)
+        raiseSignal(received)
+      }, for: [SIGINT, SIGTERM])
   }
 
   /// What the signal handler restores, in memory that never moves or frees.

@@ -129,13 +129,13 @@ import TiltCard
 /// A participant of the paced replay's `poll()`.
 private final class Participant: LoopParticipant {
   let pipeline: TiltPipeline
-  var deadline: Double?
+  var deadline: MonotonicInstant?
   var calls = 0
   var pollDescriptors: [Int32] { [] }
 
   init(pipeline: TiltPipeline, after seconds: Double) {
     self.pipeline = pipeline
-    deadline = LoopClock.now() + seconds
+    deadline = .now + .seconds(seconds)
   }
 
   func service(ready: Set<Int32>) throws {
@@ -175,7 +175,7 @@ private final class EagerParticipant: LoopParticipant {
   var work = 3
   var servedAt: [Double] = []
   var pollDescriptors: [Int32] { [] }
-  var deadline: Double? { work > 0 ? LoopClock.now() : nil }
+  var deadline: MonotonicInstant? { work > 0 ? .now : nil }
   func service(ready: Set<Int32>) throws {
     guard work > 0 else { return }
     work -= 1
@@ -219,7 +219,9 @@ private final class Commander: LoopParticipant {
   }
 
   var pollDescriptors: [Int32] { [] }
-  var deadline: Double? { script.first.map { start + $0.wall } }
+  var deadline: MonotonicInstant? {
+    script.first.map { MonotonicInstant(nanoseconds: Int64((start + $0.wall) * 1e9)) }
+  }
 
   func service(ready: Set<Int32>) throws {
     while let next = script.first, start + next.wall <= LoopClock.now() {

@@ -1640,6 +1640,66 @@ SCENARIOS.append((26, "hid-nintendo reports 0.67 % slower than its stamps: one f
                   s26_nintendo_clock))
 
 
+def s27_still_flip():
+    """A still device (evdev sends nothing while nothing changes): a flip over /control animates
+    to 180° at the display rate and the page shows the back, with display frames and with
+    --every-sample (issue 23: with --every-sample one frame said flipped at 0° and no other came)."""
+    _loopback_up()
+    said = []
+    for extra in ([], ["--every-sample"]):
+        ui = dev.accelerometer(name="tilt-vm still")
+        node = dev.node_of(ui)
+        mode = "every-sample" if extra else "display frames"
+        live = Watched(cli("live", "--device", node, "--serve", "127.0.0.1:0", "--format", "jsonl", *extra),
+                       log("s27-live-%s.txt" % ("every" if extra else "frames")))
+        v = None
+        try:
+            deadline = time.monotonic() + 30
+            port = None
+            while port is None and time.monotonic() < deadline:
+                for line in list(live.err):
+                    m = re.match(r"serving http://127\.0\.0\.1:(\d+)/$", line)
+                    if m:
+                        port = int(m.group(1))
+                if live.proc.poll() is not None:
+                    raise Failure("live --serve exited: " + live.describe_exit())
+                time.sleep(0.05)
+            check(port, "no 'serving http://127.0.0.1:PORT/' line on stderr")
+            v = _SSEViewer(port)
+            live.wait_open(node)
+            _eventually(lambda: v.id is not None, 10)
+            motion = dev.Motion(ui, 100, seed=27)
+            motion.hold(dev.up_vector(10, -5), 0.3)
+            time.sleep(1.5)  # still: the node sends nothing from here on
+            before = len(v.frames())
+            status, _ = _http(port, "POST", "/control", body="flip")
+            check(status == 204, "POST /control flip: %s" % status)
+            _eventually(lambda: any(f["card"]["face"] == "back" and f["card"]["flipAngle"] > 179
+                                    for f in v.frames()[before:]), 15)
+            after = v.frames()[before:]
+            angles = [f["card"]["flipAngle"] for f in after]
+            check(any(f["card"]["face"] == "back" and f["card"]["flipAngle"] > 179 for f in after),
+                  "%s: the flip of a still device never turned the card over: %d frames, angles %s"
+                  % (mode, len(after), angles[:20]))
+            turning = [a for a in angles if 1 < a < 179]
+            check(len(turning) >= 10, "%s: %d frames mid-turn (want the display rate)" % (mode, len(turning)))
+            times = [f["t"] for f in after]
+            steps = [b - a for a, b in zip(times, times[1:])]
+            check(max(steps) <= 1 / 60 + 1e-6, "%s: frame steps up to %.4f s (want 1/60)" % (mode, max(steps)))
+            rc = live.interrupt()
+            check(rc == 0, "live --serve did not exit cleanly on SIGINT: " + live.describe_exit())
+            said.append("%s: %d frames to the back, %d mid-turn" % (mode, len(after), len(turning)))
+        finally:
+            if v:
+                v.close()
+            live.kill()
+            live.save_log()
+            ui.close()
+    return "; ".join(said)
+
+
+SCENARIOS.append((27, "still device: a flip from the page animates to the back at the display rate", s27_still_flip))
+
 def main():
     global CLI, WORK
     ap = argparse.ArgumentParser()

@@ -1,4 +1,3 @@
-import Glibc
 import IIO
 import SystemCalls
 import Tilt
@@ -59,12 +58,13 @@ enum LiveCommand: Command {
     }
     defer { page?.server.close() }
     if manager.pipeline.sink is TerminalSink {
-      manager.participants.append(TerminalKeys(input: STDIN_FILENO, pipeline: manager.pipeline))
+      manager.participants.append(TerminalKeys(pipeline: manager.pipeline))
     } else if options.output == nil {
       manager.participants.append(ReaderWatch(pipeline: manager.pipeline))
     }
+    ignoreBrokenPipe()
     do {
-      switch try manager.run() {
+      switch try manager.run(endingOn: [.interrupt, .terminate, .windowChange]) {
       case .requested: return ExitStatus.success
       case .deviceWentAway: return ExitStatus.failure
       }

@@ -1,4 +1,3 @@
-import Glibc
 import SystemCalls
 import Tilt
 import TiltCard
@@ -76,9 +75,13 @@ enum ReplayCommand: Command {
       sink: sink)
     let player = RecordingPlayer(pipeline: pipeline)
     player.again = again
+    // One loop for the whole replay (waiting for a viewer, then playing, at
+    // any speed): Ctrl-C and SIGTERM end it cleanly, the terminal restored.
+    let loop = try EventLoop(handling: [.interrupt, .terminate, .windowChange])
+    defer { loop.end() }
+    player.loop = loop
     if sink is TerminalSink {
-      if speed == nil { TerminalMode.restoreOnSignals() }
-      player.participants.append(TerminalKeys(input: STDIN_FILENO, pipeline: pipeline))
+      player.participants.append(TerminalKeys(pipeline: pipeline))
     } else if options.output == nil {
       player.participants.append(ReaderWatch(pipeline: pipeline))
     }
@@ -97,7 +100,7 @@ enum ReplayCommand: Command {
       player.onEnd = { t in server?.broadcastEnd(at: t) }
       StandardError.write("tilt-cli replay: the replay starts when the page is open\n")
       // The replay starts when someone is watching; the keys work meanwhile.
-      guard try page?.waitForViewer(alongside: others, of: pipeline) == true else {
+      guard try page?.waitForViewer(alongside: others, of: pipeline, on: loop) == true else {
         try pipeline.finish()
         return ExitStatus.success
       }

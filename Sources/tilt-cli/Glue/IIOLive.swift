@@ -1,5 +1,4 @@
 import Foundation
-import Glibc
 import IIO
 import SystemCalls
 import Tilt
@@ -52,12 +51,13 @@ enum IIOLive {
     )
     StandardError.write(chosen(imu, polling: manager.pollInterval))
     if manager.pipeline.sink is TerminalSink {
-      manager.participants.append(TerminalKeys(input: STDIN_FILENO, pipeline: manager.pipeline))
+      manager.participants.append(TerminalKeys(pipeline: manager.pipeline))
     } else if options.output == nil {
       manager.participants.append(ReaderWatch(pipeline: manager.pipeline))
     }
+    ignoreBrokenPipe()
     do {
-      switch try manager.run() {
+      switch try manager.run(endingOn: [.interrupt, .terminate, .windowChange]) {
       case .requested: return ExitStatus.success
       case .deviceWentAway: return ExitStatus.failure
       }
@@ -74,27 +74,11 @@ enum IIOLive {
     configuration.everySample = true
     // Under a temporary name in the same directory until complete, as the
     // evemu recorder writes (EvemuWriter): the path never holds half a log.
-    let directory = (outputPath as NSString).deletingLastPathComponent
-    let name = (outputPath as NSString).lastPathComponent
-    let file: (fd: Int32, path: String)
-    do {
-      file = try Syscall.makeTemporaryFile(
-        prefix: (directory.isEmpty ? "." : directory) + "/.\(name).")
-    } catch {
-      throw Failure("\(outputPath): cannot create the recording: \(error)")
-    }
-    var pending: [UInt8] = []
-    var failure: Errno?
-    func flush() {
-      guard failure == nil, !pending.isEmpty else { return }
-      do { try Syscall.writeAll(file.fd, pending) } catch { failure = error }
-      pending.removeAll(keepingCapacity: true)
-    }
+    let file = try FileUnderTemporaryName(path: outputPath)
     var rows = 0
     let gyro = imu.gyroscope != nil
-    pending += Array(
-      ("t_s,acc_x_g,acc_y_g,acc_z_g" + (gyro ? ",gyr_x_rad_s,gyr_y_rad_s,gyr_z_rad_s" : "")
-        + "\n").utf8)
+    file.write(
+      "t_s,acc_x_g,acc_y_g,acc_z_g" + (gyro ? ",gyr_x_rad_s,gyr_y_rad_s,gyr_z_rad_s" : "") + "\n")
     let manager = try IIOMotionManager(
       imu: imu, configuration: configuration, makeSink: { _ in FrameHandlerSink { _ in } },
       onNote: { note in
@@ -105,9 +89,8 @@ enum IIOLive {
         [sample.time] + [sample.acceleration.x, sample.acceleration.y, sample.acceleration.z]
       if let r = sample.rotationRate { fields += [r.x, r.y, r.z] }
       let line = fields.map { String(format: "%.9g", $0) }.joined(separator: ",") + "\n"
-      pending += Array(line.utf8)
+      file.write(line)
       rows += 1
-      if pending.count >= 1 << 16 { flush() }
     }
     if let duration {
       manager.participants.append(EndAfter(seconds: duration, pipeline: manager.pipeline))
@@ -118,16 +101,9 @@ enum IIOLive {
     let ending: IIOMotionManager.Ending
     do {
       ending = try manager.run()
-      flush()
-      if let failure { throw failure }
-      try Syscall.fsync(file.fd)
-      Syscall.close(file.fd)
-      try Syscall.rename(file.path, outputPath)
+      try file.finish()
     } catch {
-      Syscall.unlinkIfPresent(file.path)
-      if let errno = error as? Errno {
-        throw Failure("\(outputPath): cannot write the recording: \(errno)")
-      }
+      file.abandon()
       throw error
     }
     StandardError.write(
@@ -229,15 +205,15 @@ enum IIOLive {
 
 /// Ends a loop after a number of seconds (`record --duration`).
 final class EndAfter: LoopParticipant {
-  let end: Double
+  let end: MonotonicInstant
   let pipeline: TiltPipeline
   init(seconds: Double, pipeline: TiltPipeline) {
-    end = LoopClock.now() + seconds
+    end = .now + .seconds(seconds)
     self.pipeline = pipeline
   }
   var pollDescriptors: [Int32] { [] }
-  var deadline: Double? { end }
+  var deadline: MonotonicInstant? { end }
   func service(ready: Set<Int32>) throws {
-    if LoopClock.now() >= end { pipeline.requestEnd() }
+    if end <= .now { pipeline.requestEnd() }
   }
 }

@@ -1,10 +1,18 @@
 import CardServer
-import Glibc
-import SystemCalls
 import Tilt
 import TiltCard
 
-extension CardServer: LoopParticipant {}
+/// The live page's server as a participant of the event loop: its
+/// descriptors, and its deadline moved onto the loop's clock.
+final class ServerParticipant: LoopParticipant {
+  let server: CardServer
+  init(_ server: CardServer) { self.server = server }
+  var pollDescriptors: [Int32] { server.pollDescriptors }
+  var deadline: MonotonicInstant? {
+    server.deadline.map { MonotonicInstant(nanoseconds: Int64(($0 * 1e9).rounded(.up))) }
+  }
+  func service(ready: Set<Int32>) throws { try server.service(ready: ready) }
+}
 
 /// `--serve [HOST:]PORT` (SPEC §6): the live page's server, and the rule that
 /// ties its viewers to the updates: they run only while some viewer has the
@@ -12,6 +20,8 @@ extension CardServer: LoopParticipant {}
 /// The server's callbacks hold this object until ``CardServer/close()``.
 final class LivePage {
   let server: CardServer
+  /// The server in the loop.
+  let participant: ServerParticipant
   /// `POST /control stop` (or `p` on the page) until `start`.
   private var stoppedByViewer = false
 
@@ -23,6 +33,7 @@ final class LivePage {
     } catch {
       throw Failure(error.description)
     }
+    participant = ServerParticipant(server)
     StandardError.write("serving \(server.url)\n")
     if server.servesNetwork {
       StandardError.write(
@@ -38,7 +49,7 @@ final class LivePage {
   /// Serves `manager`'s frames and state; the viewers start and stop it.
   func attach(to manager: TiltMotionManager) throws {
     let server = self.server
-    manager.participants.append(server)
+    manager.participants.append(participant)
     manager.observeFrames { server.broadcast($0) }
     server.status = { [weak manager] in
       CardServer.Status(
@@ -74,7 +85,7 @@ final class LivePage {
   func attach(to player: RecordingPlayer) {
     let server = self.server
     let pipeline = player.pipeline
-    player.participants.append(server)
+    player.participants.append(participant)
     pipeline.frameObservers.append { server.broadcast($0) }
     server.status = { [weak pipeline] in
       CardServer.Status(deviceOpen: false, state: pipeline?.session.state ?? .stopped)
@@ -102,26 +113,17 @@ final class LivePage {
 
   /// Serves until a viewer has the page visible (true), or a signal or a
   /// participant's end request (the terminal's `q`, a reader gone: false).
-  /// The participants are served while it waits.
-  func waitForViewer(alongside participants: [any LoopParticipant], of pipeline: TiltPipeline)
-    throws -> Bool
-  {
-    let signals = try SignalPipe()
+  /// The participants are served on `loop` while it waits.
+  func waitForViewer(
+    alongside participants: [any LoopParticipant], of pipeline: TiltPipeline, on loop: EventLoop
+  ) throws -> Bool {
+    let others = loop.participants
+    defer { loop.participants = others }
+    loop.participants = others + [participant] + participants
     while !server.anyViewerVisible {
       if pipeline.endRequested { return false }
-      let others = participants.map(\.pollDescriptors)
-      let ready = try Poller.wait(
-        for: [signals.fileDescriptor] + server.pollDescriptors + others.flatMap { $0 },
-        timeout: server.deadline.map { max(0, $0 - monotonicSeconds()) })
-      if ready.contains(signals.fileDescriptor), signals.drain().contains(where: { $0 != SIGWINCH })
-      {
-        return false
-      }
-      try server.service(ready: ready)
-      for (participant, descriptors) in zip(participants, others) {
-        let mine = ready.intersection(descriptors)
-        if !mine.isEmpty { try participant.service(ready: mine) }
-      }
+      let events = try loop.turn().events
+      if events.contains(where: { $0 != .signal(.windowChange) }) { return false }
     }
     return !pipeline.endRequested
   }

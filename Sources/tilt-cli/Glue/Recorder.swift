@@ -1,6 +1,5 @@
 import Evdev
-import Glibc
-import SystemCalls
+import Tilt
 
 /// What `record` reads: a live device, or a test's fake with a descriptor to poll.
 protocol FrameDevice: AnyObject {
@@ -25,22 +24,23 @@ struct Recorder {
   /// Writes until the duration ends, SIGINT or SIGTERM, or the device goes away;
   /// returns the exit status.
   func run() throws -> Int32 {
-    let signals = try SignalPipe(signals: [SIGINT, SIGTERM])
-    defer { device.close() }
+    let loop = try EventLoop(handling: [.interrupt, .terminate])
+    defer {
+      device.close()
+      loop.end()
+    }
     let writer = try EvemuWriter(path: outputPath, info: device.info)
     var frames = 0
     var vanished = false
-    let deadline = duration.map { monotonicSeconds() + $0 }
+    let deadline = duration.map { MonotonicInstant.now + .seconds($0) }
     StandardError.write(
       "tilt-cli record: recording \"\(device.info.name)\" (\(devicePath)) to \(outputPath)"
         + (duration.map { " for \($0.compact) s" } ?? "; Ctrl-C to finish") + "\n")
     do {
       loop: while true {
-        let timeout = deadline.map { max(0, $0 - monotonicSeconds()) }
-        if let timeout, timeout <= 0 { break }
-        let ready = try Poller.wait(
-          for: [device.fileDescriptor, signals.fileDescriptor], timeout: timeout)
-        if ready.contains(signals.fileDescriptor), !signals.drain().isEmpty { break loop }
+        if let deadline, deadline <= .now { break }
+        let (events, ready) = try loop.turn(until: deadline, watching: [device.fileDescriptor])
+        if !events.isEmpty { break loop }
         if ready.contains(device.fileDescriptor) {
           do {
             for frame in try device.readFrames() {

@@ -1,7 +1,5 @@
 import Evdev
 import Foundation
-import Glibc
-import SystemCalls
 import Tilt
 import TiltCard
 
@@ -24,9 +22,9 @@ struct SourceReport {
   var flip: FlipReport?
 
   static func make(for source: String, measureSeconds: Double) throws -> SourceReport {
-    let kind: Syscall.FileKind
+    let kind: SourcePath.Kind
     do {
-      kind = try Syscall.fileKind(source)
+      kind = try SourcePath.kind(of: source)
     } catch {
       throw Failure("\(source): \(error.message); give a /dev/input/eventN node or a recording")
     }
@@ -97,9 +95,10 @@ struct SourceReport {
     guard seconds > 0 else { return report }
     var probe = RateProbe()
     var decoder = SampleDecoder(profile: profile)
-    let end = monotonicSeconds() + seconds
-    while case let left = end - monotonicSeconds(), left > 0 {
-      if try !Poller.wait(for: [device.fileDescriptor], timeout: left).isEmpty {
+    let loop = try EventLoop()
+    let end = MonotonicInstant.now + .seconds(seconds)
+    while end > .now {
+      if try !loop.turn(until: end, watching: [device.fileDescriptor]).ready.isEmpty {
         let frames = try device.readFrames()
         probe.add(frames)
         for frame in frames { _ = decoder.decode(frame) }

@@ -32,5 +32,5 @@ enum StandardOutput {
   static func flush() { fflush(stdout) }
 
   /// True when standard output is a terminal.
-  static var isTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+  static var isTerminal: Bool { TerminalMode.isTerminal(STDOUT_FILENO) }
 }

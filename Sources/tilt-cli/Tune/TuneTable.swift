@@ -1,5 +1,6 @@
 import Foundation
 import SystemCalls
+import TiltCard
 import Tuning
 
 extension String {
@@ -248,8 +249,8 @@ extension TuneReport {
 /// done of the total, and the seconds elapsed.
 final class ProgressBar {
   private let label: String
-  private let enabled = isatty(STDERR_FILENO) == 1
-  private let start = monotonicSeconds()
+  private let enabled = TerminalMode.isTerminal(STDERR_FILENO)
+  private let start = MonotonicInstant.now
   private var drawn = false
 
   init(label: String) { self.label = label }
@@ -262,7 +263,7 @@ final class ProgressBar {
     StandardError.writeControl(
       "\r\u{1B}[K\(label) [" + String(repeating: "#", count: filled)
         + String(repeating: ".", count: width - filled) + "] \(done)/\(total) settings, "
-        + String(format: "%.1f s", monotonicSeconds() - start))
+        + String(format: "%.1f s", start.duration(to: .now).seconds))
   }
 
   func finish() {

@@ -1,0 +1,55 @@
+import SystemCalls
+import TiltCard
+
+/// The terminal view's keys, as a participant of the loop: space flips, `r`
+/// recenters, `p` stops and starts updates, `q` quits (SPEC §3).
+public final class TerminalKeys: LoopParticipant {
+  public let input: Int32
+  public let pipeline: TiltPipeline
+
+  /// Keys read from `input` (standard input, descriptor 0, by default) into `pipeline`.
+  public init(input: Int32 = 0, pipeline: TiltPipeline) {
+    self.input = input
+    self.pipeline = pipeline
+  }
+
+  public var pollDescriptors: [Int32] { [input] }
+  public var deadline: MonotonicInstant? { nil }
+
+  public func service(ready: Set<Int32>) throws {
+    guard ready.contains(input) else { return }
+    for byte in Syscall.readAvailable(input) {
+      guard let key = TerminalKey(byte: byte) else { continue }
+      guard let command = key.sessionCommand else { return pipeline.requestEnd() }
+      try pipeline.perform(command)
+    }
+  }
+}
+
+/// Ends the loop when standard output is a pipe whose reader went away, even
+/// while nothing is being written (the card at rest): the loop's wait reports
+/// `POLLERR` on the write end of a pipe with no reader.
+public final class ReaderWatch: LoopParticipant {
+  public let output: Int32
+  public let pipeline: TiltPipeline
+  private let isPipe: Bool
+
+  /// Watches `output` (standard output, descriptor 1, by default) for `pipeline`.
+  public init(output: Int32 = 1, pipeline: TiltPipeline) {
+    self.output = output
+    self.pipeline = pipeline
+    isPipe = Syscall.isPipe(output)
+  }
+
+  public var pollDescriptors: [Int32] { isPipe ? [output] : [] }
+  public var deadline: MonotonicInstant? { nil }
+
+  public func service(ready: Set<Int32>) throws {
+    if ready.contains(output) { pipeline.requestEnd() }
+  }
+}
+
+extension OutputSink.WriteError {
+  /// The reader went away (`EPIPE`): like `yes | head`, the end, not a failure.
+  public var isBrokenPipe: Bool { errno == brokenPipeErrorNumber }
+}
