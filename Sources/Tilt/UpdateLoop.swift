@@ -102,7 +102,7 @@ final class StopOnWake: LoopParticipant {
   var isCancelled: Bool { cancelled() }
 
   var pollDescriptors: [Int32] { [wake.fileDescriptor] }
-  var deadline: Double? { nil }
+  var deadline: MonotonicInstant? { nil }
 
   func service(ready: Set<Int32>) throws {
     guard ready.contains(wake.fileDescriptor) else { return }
