@@ -2,6 +2,7 @@ import Attitude
 import Evdev
 import EvdevCore
 import Foundation
+import IIO
 import SystemCalls
 
 /// Measures a live device's gyroscope bias while it is held still, as
@@ -28,27 +29,29 @@ public final class GyroCalibrator {
   public static let maximumBiasDegreesPerSecond = GyroBiasCalibration.maximumBias * 180 / .pi
 
   public let devicePath: String
-  public let info: DeviceInfo
-  private let device: LiveDevice
-  private var decoder: SampleDecoder
+  /// The device as the bias store knows it (an IIO IMU: its accelerometer and gyroscope).
+  public var info: DeviceInfo { samples.info }
+  private let samples: any CalibrationSamples
 
-  /// Opens `devicePath`; fails when it has no gyroscope.
+  /// Opens `devicePath`, an evdev node or an IIO sensor (`/dev/iio:deviceN`:
+  /// its accelerometer with the gyroscope of its hub); fails when it has no
+  /// gyroscope.
   public init(devicePath: String, configuration: TiltConfiguration = TiltConfiguration()) throws {
     self.devicePath = devicePath
-    device = try LiveDevice(path: devicePath)
-    info = device.info
-    let profile = try DeviceSetup.profile(
-      for: info, configuration: configuration, device: devicePath)
-    guard profile.gyroAxes != nil else {
-      device.close()
-      throw TiltError(
-        "\(devicePath): \"\(info.name)\" has no gyroscope, so there is no bias to measure; "
-          + "an accelerometer needs no calibration")
-    }
-    decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
+    samples =
+      IIOIMU.isIIOReference(devicePath)
+      ? try IIOCalibrationSamples(reference: devicePath, configuration: configuration)
+      : try EvdevCalibrationSamples(devicePath: devicePath, configuration: configuration)
   }
 
-  deinit { device.close() }
+  deinit { samples.close() }
+
+  /// The error for a device without a gyroscope.
+  static func noGyroscope(_ path: String, name: String) -> TiltError {
+    TiltError(
+      "\(path): \"\(name)\" has no gyroscope: nothing to calibrate "
+        + "(an accelerometer needs no calibration; 'tilt-cli live' uses it as it is)")
+  }
 
   /// Reads the device for `seconds` of wall time, calling `progress` with
   /// the fraction done (0…1) as samples arrive. Fails when the device moved
@@ -61,19 +64,15 @@ public final class GyroCalibrator {
     var left = seconds
     progress(0)
     while left > 0 {
-      let ready = try Poller.wait(for: [device.fileDescriptor], timeout: left)
-      if !ready.isEmpty {
-        for frame in try device.readFrames() {
-          guard let sample = decoder.decode(frame), let motion = sample.item.motion else {
-            continue
-          }
-          calibration.add(motion)
-          if calibration.hasMoved {
-            throw TiltError(
-              "\(devicePath): the device moved during the measurement; "
-                + "lay it on a table (or hold it still) and run 'tilt-cli calibrate' again. "
-                + "Nothing was stored.")
-          }
+      let due = samples.deadline.map { max(0, $0 - monotonicSeconds()) }
+      let ready = try Poller.wait(for: samples.pollDescriptors, timeout: min(left, due ?? left))
+      for motion in try samples.read(ready: ready) {
+        calibration.add(motion)
+        if calibration.hasMoved {
+          throw TiltError(
+            "\(devicePath): the device moved during the measurement; "
+              + "lay it on a table (or hold it still) and run 'tilt-cli calibrate' again. "
+              + "Nothing was stored.")
         }
       }
       left = seconds - (monotonicSeconds() - start)

@@ -3,6 +3,23 @@ import IIO
 
 /// Why an IIO sensor can't drive the card (SPEC §3's `devices`), or `nil` when it can.
 public enum IIOUsability {
+  /// The IMU that `reference` (`/dev/iio:deviceN`, `iio:deviceN` or its sysfs
+  /// directory) names, or an error that says why it can't drive the card or
+  /// what there is.
+  public static func imu(_ reference: String) throws -> IIOIMU {
+    let devices = IIOScanner.scan()
+    if let imu = IIOIMU.find(reference, in: devices) { return imu }
+    let name = (reference as NSString).lastPathComponent
+    if let device = devices.first(where: { $0.deviceName == name }),
+      let reason = reason(for: device, among: devices)
+    {
+      throw TiltError("\(reference): \"\(device.name)\" can't drive the card: \(reason)")
+    }
+    throw TiltError(
+      "\(reference): no IIO accelerometer or gyroscope of that name in \(IIOScanner.sysfsDirectory); "
+        + "'tilt-cli devices' lists the sensors")
+  }
+
   /// For an IMU: `nil` when its accelerometer can be read by this user.
   public static func reason(for imu: IIOIMU) -> String? {
     [imu.accelerometer, imu.gyroscope].compactMap { $0 }.lazy.compactMap(accessProblem).first

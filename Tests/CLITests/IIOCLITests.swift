@@ -80,4 +80,66 @@ import Testing
     #expect(r.status == 1)
     #expect(r.stderr.contains("/dev/iio:device7") && r.stderr.contains("tilt-cli devices"))
   }
+
+  /// A polled IMU (an i2c accelerometer and gyroscope in one device, like an
+  /// mpu6050 without a buffer) lying face up and still, its gyroscope reading
+  /// a steady 5 deg/s about x: 500 units of 0.01 deg/s in rad/s.
+  static func polledIMU(_ root: String) throws {
+    let sensor = root + "/devices/platform/i2c-1/1-0068/iio:device1"
+    try FileManager.default.createDirectory(atPath: sensor, withIntermediateDirectories: true)
+    let files = [
+      "name": "mpu6050", "in_accel_x_raw": "0", "in_accel_y_raw": "0", "in_accel_z_raw": "-1000",
+      "in_accel_scale": "0.00980665", "in_anglvel_x_raw": "500", "in_anglvel_y_raw": "0",
+      "in_anglvel_z_raw": "0", "in_anglvel_scale": "\(Double.pi / 180 / 100)",
+      "sampling_frequency": "50",
+    ]
+    for (name, text) in files {
+      try (text + "\n").write(toFile: sensor + "/" + name, atomically: false, encoding: .utf8)
+    }
+    try FileManager.default.removeItem(atPath: root + "/bus/iio:device0")
+    try FileManager.default.createSymbolicLink(
+      atPath: root + "/bus/iio:device1", withDestinationPath: sensor)
+  }
+
+  /// `calibrate` with no --device finds the IIO IMU, measures its bias and
+  /// stores it where `live` on the same IMU finds it.
+  @Test func calibrateMeasuresAnIIOIMUAndLiveStartsFromIt() throws {
+    let (root, env) = try Self.polledTree()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    try Self.polledIMU(root)
+    let r = try Self.run(env, ["calibrate", "--duration", "0.5", "--json"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let result = try #require(
+      try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
+    #expect(result["device"] as? String == root + "/dev/iio:device1")
+    let bias = try #require(result["bias"] as? [Double])
+    #expect(bias.count == 3 && abs(bias[0] - 5) < 1e-6 && abs(bias[1]) < 1e-9, "\(bias)")
+    #expect((result["samples"] as? Int ?? 0) >= 5, "\(result)")
+    #expect(result["large"] as? Bool == true)
+    let stored = try FileManager.default.contentsOfDirectory(atPath: root + "/state/tilt")
+    #expect(stored.count == 1, "\(stored)")
+    // live on the same IMU, named by its node, starts from it (SIGINT after 1 s).
+    let live = try TiltCLI.runTool(
+      "/usr/bin/env",
+      env + [
+        "timeout", "--preserve-status", "-s", "INT", "1", TiltCLI.binary.path, "live", "--device",
+        root + "/dev/iio:device1", "--format", "jsonl",
+      ])
+    #expect(live.status == 0, "\(live.stderr)")
+    #expect(
+      live.stderr.contains(
+        "starting from the stored gyroscope bias (calibration): 5.0, 0.0, 0.0 deg/s"),
+      "\(live.stderr)")
+  }
+
+  @Test func calibrateOfAnIIOAccelerometerSaysThereIsNothingToCalibrate() throws {
+    let (root, env) = try Self.polledTree()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let r = try Self.run(env, ["calibrate", "--device", "/dev/iio:device0", "--duration", "0.5"])
+    #expect(r.status == 1)
+    #expect(
+      r.stderr.contains("/dev/iio:device0: \"lis3dh\" has no gyroscope: nothing to calibrate"),
+      "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: root + "/state/tilt"))
+  }
 }

@@ -9,19 +9,7 @@ import TiltCard
 enum IIOLive {
   /// The IMU that `reference` (`/dev/iio:deviceN`, `iio:deviceN` or its sysfs
   /// directory) names, or an error that says what there is.
-  static func imu(_ reference: String) throws -> IIOIMU {
-    let devices = IIOScanner.scan()
-    if let imu = IIOIMU.find(reference, in: devices) { return imu }
-    let name = (reference as NSString).lastPathComponent
-    if let device = devices.first(where: { $0.deviceName == name }),
-      let reason = IIOUsability.reason(for: device, among: devices)
-    {
-      throw TiltError("\(reference): \"\(device.name)\" can't drive the card: \(reason)")
-    }
-    throw TiltError(
-      "\(reference): no IIO accelerometer or gyroscope of that name in \(IIOScanner.sysfsDirectory); "
-        + "'tilt-cli devices' lists the sensors")
-  }
+  static func imu(_ reference: String) throws -> IIOIMU { try IIOUsability.imu(reference) }
 
   /// What `live` says on stderr about the sensors it chose.
   static func chosen(_ imu: IIOIMU, polling: Double?) -> String {
