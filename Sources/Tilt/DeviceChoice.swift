@@ -80,6 +80,12 @@ public enum DeviceChoice {
   public static func firstMotionDevice() throws -> String {
     if let path = firstMotionDeviceIfAny() { return path }
     let listing = DeviceListing.scan()
+    let iioProblem = IIOIMU.group(listing.iioDevices).lazy.compactMap { imu in
+      IIOUsability.reason(for: imu).map { "\(imu.accelerometer.nodePath) (\(imu.name)): \($0)" }
+    }.first
+    if listing.entries.isEmpty, let iioProblem {
+      throw TiltError("no usable motion device; the IIO sensor \(iioProblem)")
+    }
     if listing.entries.isEmpty {
       throw TiltError(
         "no input devices in \(inputDirectory); attach a motion sensor or joystick, or pass --device PATH"

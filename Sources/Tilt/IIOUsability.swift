@@ -45,8 +45,8 @@ public enum IIOUsability {
       }
       let enable = device.sysfsPath + "/buffer/enable"
       if !files.isReadableFile(atPath: device.nodePath) || !files.isWritableFile(atPath: enable) {
-        return "permission denied: \(device.nodePath) and \(enable) need root or the udev rule "
-          + IIOError.udevRule
+        return "permission denied: \(device.nodePath) and \(enable) need root, or the udev rule "
+          + IIOError.udevRule + " in /etc/udev/rules.d/70-tilt-iio.rules"
       }
     } else {
       let raw =
