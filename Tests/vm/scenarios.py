@@ -1640,6 +1640,161 @@ SCENARIOS.append((26, "hid-nintendo reports 0.67 % slower than its stamps: one f
                   s26_nintendo_clock))
 
 
+# 27: calibrate an IIO IMU (issue 21) ----------------------------------------
+def _hub_reporting(hub, up, rate_dps, stop, period_s=0.01):
+    """Reports (up, rate) at period_s of wall time until stop is set."""
+    import threading
+
+    def loop():
+        next_t = time.monotonic()
+        while not stop.is_set():
+            hub.report(up, rate_dps, period_s)
+            next_t += period_s
+            delay = next_t - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+
+    t = threading.Thread(target=loop, daemon=True)
+    t.start()
+    return t
+
+
+def s27_iio_calibrate():
+    """A still sensor hub whose gyroscope reads a steady 5 deg/s about x:
+    calibrate measures it within 0.05 deg/s and stores it; live started on
+    the same hub from it moves less than 0.25 deg over its first 2 s. A hub
+    with an accelerometer alone: exit 1, nothing to calibrate, the node named."""
+    import tempfile
+    import threading
+
+    sh = _sensorhub()
+    bias = (5.0, 0.0, 0.0)  # deg/s, card frame
+    up = dev.up_vector(10, -5)
+    state = tempfile.mkdtemp(prefix="tilt-state-")
+    stop = threading.Event()
+    hub = sh.SensorHub()
+    player = live = None
+    try:
+        accel = hub.accel_node
+        player = _hub_reporting(hub, up, bias, stop)
+        r = _calibrate(accel, state, seconds=3)
+        with open(log("s27-calibrate.txt"), "w") as f:
+            f.write("exit %d\n%s\n%s" % (r.returncode, r.stderr, r.stdout))
+        check(r.returncode == 0, "calibrate of a still hub with a 5 deg/s bias exited %d: %s" % (
+            r.returncode, r.stderr[-400:]))
+        got = json.loads(r.stdout)
+        err = max(abs(a - b) for a, b in zip(got["bias"], bias))
+        check(got["device"] == accel, "calibrate --json names %r, not %s" % (got["device"], accel))
+        check(err < 0.05, "measured bias %s deg/s, played %s" % (got["bias"], bias))
+        check(got.get("large") is True, "calibrate --json does not say the 5 deg/s bias is large: %s" % got)
+        stored = os.listdir(os.path.join(state, "tilt"))
+        check(len(stored) == 1, "expected one stored bias file, found %s" % stored)
+        os.environ["XDG_STATE_HOME"] = state
+        try:
+            live = Watched(cli("live", "--device", accel, "--format", "jsonl", "--every-sample"),
+                           log("s27-live.txt"))
+        finally:
+            del os.environ["XDG_STATE_HOME"]
+        live.wait_open(accel)
+        _eventually(lambda: hub.buffer_enabled("accel") and hub.buffer_enabled("gyro"), 10)
+        time.sleep(2.6)
+        rc = live.interrupt()
+    finally:
+        stop.set()
+        if player:
+            player.join()
+        if live:
+            live.kill()
+            live.save_log()
+        hub.destroy()
+    check(rc == 0, "live did not exit cleanly: " + live.describe_exit())
+    check("starting from the stored gyroscope bias (calibration)" in live.stderr_text(),
+          "live on the same hub did not start from the stored bias: %r" % live.stderr_text()[-400:])
+    frames = live.frames()
+    check(len(frames) > 150 and frames[-1]["t"] >= 2.0, "live wrote %d frames, the last at %s s" % (
+        len(frames), frames[-1]["t"] if frames else None))
+    first = frames[0]["attitude"]["quaternion"]
+    drift = max(_quaternion_angle_deg(first, f["attitude"]["quaternion"]) for f in frames if f["t"] <= 2.0)
+    check(drift < 0.25, "started from the stored 5 deg/s bias, live moved %.3f deg over its first 2 s at rest" % drift)
+
+    plain = sh.SensorHub(gyro=False)
+    try:
+        r2 = _calibrate(plain.accel_node, tempfile.mkdtemp(prefix="tilt-state-"), seconds=1)
+    finally:
+        plain.destroy()
+    check(r2.returncode == 1 and "nothing to calibrate" in r2.stderr and plain.accel_node in r2.stderr,
+          "a hub without a gyroscope: exit %d, %s" % (r2.returncode, r2.stderr[-300:]))
+    FIGURES.append("s27 IIO calibrate 5 deg/s: error %.4f deg/s (%d samples), live drift over 2 s %.3f deg" % (
+        err, got["samples"], drift))
+    return "hub %s: 5 deg/s measured within %.4f deg/s (%d samples), stored; live from it moved %.3f deg in 2 s; " \
+        "accelerometer alone: nothing to calibrate" % (accel, err, got["samples"], drift)
+
+
+SCENARIOS.append((27, "IIO sensor hub: calibrate a 5 deg/s bias, stored; live from it does not drift",
+                  s27_iio_calibrate))
+
+
+# 28: an IIO sensor without root (issue 21) -----------------------------------
+def s28_iio_permissions():
+    """As nobody, the hub's node (devtmpfs: root's, 0600) is refused with the
+    node and README's udev rule named. Then the rule as udev would apply it:
+    its RUN command on each device's sysfs folder, and the node given to
+    nobody (uaccess gives it to the seat's user by an ACL). nobody's live
+    then sets up both buffers on the real driver, follows the hub and
+    disables them on exit: the rule makes writable all that the reader writes."""
+    sh = _sensorhub()
+    readme = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "README.md")
+    rule = next(l.strip() for l in open(readme) if l.startswith('SUBSYSTEM=="iio"'))
+    command = re.search(r"RUN\+=\"/bin/sh -c '([^']*)'", rule).group(1)
+    nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    hub = sh.SensorHub()
+    live = None
+    try:
+        accel, gyro = hub.accel_node, hub.gyro_node
+        denied = subprocess.run(nobody + cli("live", "--device", accel, "--format", "jsonl"),
+                                capture_output=True, text=True, timeout=60)
+        with open(log("s28-denied.txt"), "w") as f:
+            f.write("exit %d\n%s" % (denied.returncode, denied.stderr))
+        applied = []
+        for d in (hub.accel_dir, hub.gyro_dir):
+            devpath = os.path.realpath(str(d))[len("/sys"):]
+            r = subprocess.run(["/bin/sh", "-c", command.replace("%p", devpath)], capture_output=True, text=True)
+            applied.append((devpath, r.returncode, r.stderr.strip()))
+        for node in (accel, gyro):
+            os.chown(node, 65534, 65534)
+        live = Watched(cli("live", "--device", accel, "--format", "jsonl", "--every-sample"), log("s28-live.txt"),
+                       prefix=nobody)
+        live.wait_open(accel)
+        enabled = _eventually(lambda: hub.buffer_enabled("accel") and hub.buffer_enabled("gyro"), 10)
+        hub.play([(dev.up_vector(20, 0), (0, 0, 0))] * 100)
+        live.wait_quiet(0.5)
+        rc = live.interrupt()
+        disabled = not hub.buffer_enabled("accel") and not hub.buffer_enabled("gyro")
+    finally:
+        if live:
+            live.kill()
+            live.save_log()
+        hub.destroy()
+    msg = denied.stderr
+    check(denied.returncode == 1 and accel in msg and "permission denied" in msg and rule in msg,
+          "as nobody: exit %d, stderr %r (want 1, the node, 'permission denied' and README's rule)" % (
+              denied.returncode, msg[-400:]))
+    check(all(code == 0 for _, code, _ in applied), "the rule's RUN command failed: %s" % applied)
+    check(rc == 0 and enabled, "nobody's live after the rule: exit %s, buffers enabled %s; %s" % (
+        rc, enabled, live.stderr_text()[-400:]))
+    frames = live.frames()
+    check(len(frames) >= 95, "nobody's live wrote %d frames for 100 reports" % len(frames))
+    tilt = gravity_error(frames[-1], dev.up_vector(20, 0))
+    check(tilt < 1.0, "held at pitch 20: gravity %s is %.2f° off" % (frames[-1]["gravity"], tilt))
+    check(disabled, "nobody's live left a buffer enabled on exit")
+    return "nobody: refused with the node and the rule; after the rule, %d frames (gravity %.2f° off), " \
+        "buffers disabled on exit" % (len(frames), tilt)
+
+
+SCENARIOS.append((28, "IIO sensor hub without root: the node and the udev rule named; the rule is enough",
+                  s28_iio_permissions))
+
+
 def main():
     global CLI, WORK
     ap = argparse.ArgumentParser()
