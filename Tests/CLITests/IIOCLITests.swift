@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// The IIO paths of the CLI on a fake sysfs tree (TILT_IIO_DIR, TILT_IIO_DEV_DIR):
@@ -141,5 +142,62 @@ import Testing
       r.stderr.contains("/dev/iio:device0: \"lis3dh\" has no gyroscope: nothing to calibrate"),
       "\(r.stderr)")
     #expect(!FileManager.default.fileExists(atPath: root + "/state/tilt"))
+  }
+
+  /// `live --serve` on an IIO sensor: the page's `/state` says the device is
+  /// closed until a viewer watches, then open; `/frames` carries the
+  /// sensor's attitude (a polled lis3dh tilted to pitch 30°, absolute).
+  @Test func liveServesAnIIOSensor() throws {
+    let (root, env) = try Self.polledTree()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let sensor = root + "/bus/iio:device0"
+    // Gravity's direction (HID and hwdb convention) for the up-vector (0, sin 30°, cos 30°).
+    try "-500\n".write(toFile: sensor + "/in_accel_y_raw", atomically: false, encoding: .utf8)
+    try "-866\n".write(toFile: sensor + "/in_accel_z_raw", atomically: false, encoding: .utf8)
+    let process = Process()
+    process.executableURL = TiltCLI.binary
+    process.arguments = [
+      "live", "--device", root + "/dev/iio:device0", "--serve", "127.0.0.1:0", "--format",
+      "jsonl", "--reference", "none",
+    ]
+    var environment = ProcessInfo.processInfo.environment
+    for assignment in env {
+      let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
+      environment[parts[0]] = parts[1]
+    }
+    process.environment = environment
+    let err = Pipe()
+    process.standardInput = FileHandle.nullDevice
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = err
+    try process.run()
+    defer {
+      if process.isRunning {
+        process.terminate()
+        process.waitUntilExit()
+      }
+    }
+    let port = try #require(
+      ServeTests.servingPort(err.fileHandleForReading), "no 'serving' line on stderr")
+    func state() -> [String: Any]? {
+      let r = ServeTests.request("GET", "/state", port: port)
+      return (try? JSONSerialization.jsonObject(with: Data(r.body.utf8))) as? [String: Any]
+    }
+    let idle = state()
+    #expect(idle?["device"] as? String == "closed", "\(String(describing: idle))")
+    let stream = try #require(EventStream(port: port))
+    defer { stream.close() }
+    // A card at rest is drawn once: the first frame after the viewer came.
+    #expect(stream.wait(20) { $0.contains { $0.attitude != nil } }, "no frames")
+    let watched = state()
+    #expect(watched?["device"] as? String == "open", "\(String(describing: watched))")
+    #expect(watched?["state"] as? String == "active", "\(String(describing: watched))")
+    let attitude = try #require(stream.events.compactMap(\.attitude).last)
+    let pitch = atan2(0.5, 0.866) * 180 / .pi
+    #expect(abs(attitude.pitch - pitch) < 0.01 && abs(attitude.roll) < 0.01, "\(attitude)")
+    stream.close()
+    kill(process.processIdentifier, SIGINT)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
   }
 }

@@ -25,10 +25,6 @@ enum IIOLive {
   }
 
   static func live(options: PipelineOptions, reference: String, wait: Bool) throws -> Int32 {
-    if options.serve != nil {
-      throw TiltError(
-        "\(reference): --serve does not serve IIO sensors yet; use --format jsonl or tty")
-    }
     let imu = try imu(reference)
     var configuration = try options.tiltConfiguration()
     configuration.gyroBiasStore = GyroBiasStore()
@@ -38,6 +34,15 @@ enum IIOLive {
       waitsForReconnect: wait,
       onNote: { note in StandardError.write("tilt-cli live: \(note)\n") })
     StandardError.write(chosen(imu, polling: manager.pollInterval))
+    var page: LivePage?
+    if let address = options.serve {
+      page = try LivePage(
+        address: address, card: configuration.card, title: manager.deviceInfo.name,
+        token: options.serveToken)
+      try page?.attach(to: manager)
+      (manager.pipeline.sink as? TerminalSink)?.servedURL = page?.server.url
+    }
+    defer { page?.server.close() }
     if manager.pipeline.sink is TerminalSink {
       manager.participants.append(TerminalKeys(input: STDIN_FILENO, pipeline: manager.pipeline))
     } else if options.output == nil {
