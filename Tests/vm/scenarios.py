@@ -1795,6 +1795,69 @@ SCENARIOS.append((28, "IIO sensor hub without root: the node and the udev rule n
                   s28_iio_permissions))
 
 
+# 29: the live page fed by an IIO sensor (issue 21) ---------------------------
+def s29_iio_serve():
+    """`live --serve` on the hub: no viewer, the node closed and both buffers
+    disabled; a viewer on /frames opens them and gets the played tilt; the
+    viewer gone, they are closed and disabled again."""
+    _loopback_up()
+    sh = _sensorhub()
+    hub = sh.SensorHub()
+    live = v = None
+    up = dev.up_vector(30, -20)
+    try:
+        accel = hub.accel_node
+        live = Watched(cli("live", "--device", accel, "--serve", "127.0.0.1:0", "--format", "jsonl",
+                           "--every-sample"), log("s29-live.txt"))
+        deadline = time.monotonic() + 30
+        port = None
+        while port is None and time.monotonic() < deadline and live.proc.poll() is None:
+            for line in list(live.err):
+                m = re.match(r"serving http://127\.0\.0\.1:(\d+)/$", line)
+                if m:
+                    port = int(m.group(1))
+            time.sleep(0.05)
+        check(port, "no 'serving http://127.0.0.1:PORT/' line: %s" % live.describe_exit())
+        time.sleep(0.5)
+        idle = json.loads(_http(port, "GET", "/state")[1])
+        idle_enabled = hub.buffer_enabled("accel") or hub.buffer_enabled("gyro")
+        idle_open = live.holds(accel)
+        v = _SSEViewer(port)
+        live.wait_open(accel)
+        enabled = _eventually(lambda: hub.buffer_enabled("accel") and hub.buffer_enabled("gyro"), 10)
+        hub.play([(up, (0, 0, 0))] * 100)
+        _eventually(lambda: len(v.frames()) >= 95, 10)
+        watched = json.loads(_http(port, "GET", "/state")[1])
+        frames = v.frames()
+        v.close()
+        closed = _eventually(lambda: not live.holds(accel) and not hub.buffer_enabled("accel")
+                             and not hub.buffer_enabled("gyro"), 10)
+        after = json.loads(_http(port, "GET", "/state")[1])
+        rc = live.interrupt()
+    finally:
+        if v:
+            v.close()
+        if live:
+            live.kill()
+            live.save_log()
+        hub.destroy()
+    check(idle["device"] == "closed" and not idle_enabled and not idle_open,
+          "no viewer: /state %s, node open %s, a buffer enabled %s" % (idle, idle_open, idle_enabled))
+    check(enabled and watched["device"] == "open" and watched["state"] == "active",
+          "a viewer: buffers enabled %s, /state %s" % (enabled, watched))
+    check(len(frames) >= 95, "the viewer got %d frames for 100 reports" % len(frames))
+    tilt = gravity_error(frames[-1], hub.encoded_up(up))
+    check(tilt < 1.0, "held at pitch 30, roll -20: the page's gravity %s is %.2f° off" % (frames[-1]["gravity"], tilt))
+    check(closed and after["device"] == "closed", "the viewer gone: closed and disabled %s, /state %s" % (closed, after))
+    check(rc == 0, "exit %s on SIGINT" % rc)
+    return "no viewer: closed, buffers disabled; a viewer: %d frames, gravity %.2f° from the played tilt; " \
+        "viewer gone: closed and disabled again" % (len(frames), tilt)
+
+
+SCENARIOS.append((29, "IIO sensor hub on the live page: a viewer opens it and gets the tilt, none closes it",
+                  s29_iio_serve))
+
+
 def main():
     global CLI, WORK
     ap = argparse.ArgumentParser()
