@@ -200,4 +200,25 @@ import Testing
     process.waitUntilExit()
     #expect(process.terminationStatus == 0)
   }
+
+  /// `info --measure` of a buffered IIO sensor: its scans' rate by their
+  /// `in_timestamp` (a fake hub's node holds 50 scans 10 ms apart).
+  @Test func infoMeasuresABufferedSensorsRate() throws {
+    let tree = try IIOPermissionTests.hubTree(named: "tilt-iio-measure", nodeMode: 0o644)
+    defer { tree.remove() }
+    let r = try TiltCLI.runTool(
+      "/usr/bin/env",
+      tree.env + [TiltCLI.binary.path, "info", tree.accel, "--measure", "0.3", "--json"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let info = try #require(
+      try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r.stdout)")
+    let measured = try #require(info["measured"] as? [String: Any], "\(info)")
+    #expect(measured["scans"] as? Int == 50)
+    #expect(abs((measured["rateHz"] as? Double ?? 0) - 100) < 1e-6, "\(measured)")
+    #expect(measured["gaps"] as? Int == 0)
+    #expect(tree.read(tree.accelSysfs + "/buffer/enable") == "0", "disabled again")
+    let text = try TiltCLI.runTool(
+      "/usr/bin/env", tree.env + [TiltCLI.binary.path, "info", tree.accel, "--measure", "0.3"])
+    #expect(text.stdout.contains("rate: 100.0 Hz (measured over 0.3 s, 50 scans"), "\(text.stdout)")
+  }
 }

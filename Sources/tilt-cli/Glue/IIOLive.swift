@@ -128,7 +128,7 @@ enum IIOLive {
   }
 
   /// `info` of an IIO sensor: kind, scale, rate, buffer, trigger, why not usable.
-  static func info(reference: String, json: Bool) throws -> Int32 {
+  static func info(reference: String, json: Bool, measure seconds: Double = 0) throws -> Int32 {
     let devices = IIOScanner.scan()
     let name = (reference as NSString).lastPathComponent
     guard let device = devices.first(where: { $0.deviceName == name }) else {
@@ -137,8 +137,23 @@ enum IIOLive {
     }
     let reason = IIOUsability.reason(for: device, among: devices)
     let imu = IIOIMU.find(reference, in: devices)
+    var rate: IIORate?
+    if seconds > 0, reason == nil, device.hasBuffer {
+      do {
+        let stream = try IIOStream(device: device, kinds: Array(device.kinds))
+        defer { stream.close() }
+        rate = try stream.measureRate(seconds: seconds)
+      } catch let error as IIOError {
+        throw TiltError("\(error)")
+      }
+    }
     if json {
-      print(listingJSON(device, among: devices).serialized(pretty: true))
+      var listing = listingJSON(device, among: devices)
+      if case .object(var fields) = listing, let rate {
+        fields.append(("measured", measuredJSON(rate, seconds: seconds)))
+        listing = .object(fields)
+      }
+      print(listing.serialized(pretty: true))
     } else {
       var lines = [
         "\(device.nodePath): \"\(device.name)\" (IIO, \(device.sysfsPath))",
@@ -154,9 +169,37 @@ enum IIOLive {
       } else if let imu, imu.accelerometer != device {
         lines.append("  paired with: \(imu.accelerometer.nodePath) (\(imu.accelerometer.name))")
       }
+      if let rate { lines += measuredLines(rate, seconds: seconds) }
+      if seconds > 0, !device.hasBuffer {
+        let hz = IIOMotionManager.pollRate(for: device)
+        lines.append("  rate: polled at \(hz.compact) Hz by tilt (no buffer: nothing to measure)")
+      }
       print(lines.joined(separator: "\n"))
     }
     return ExitStatus.success
+  }
+
+  /// `info --measure` of a buffered sensor: the rate of its scans by their timestamps.
+  static func measuredLines(_ rate: IIORate, seconds: Double) -> [String] {
+    let over = " (measured over \(seconds.compact) s, \(rate.scanCount) scans, by in_timestamp)"
+    guard let hz = rate.rateHz else { return ["  rate: under two scans" + over] }
+    func ms(_ v: Double?) -> String { v.map { String(format: "%.3f ms", $0) } ?? "-" }
+    return [
+      String(format: "  rate: %.1f Hz", hz) + over,
+      "  interval: median \(ms(rate.medianIntervalMs)), std dev \(ms(rate.intervalStdDevMs)), "
+        + "p99 \(ms(rate.intervalP99Ms)); \(rate.gapCount) gaps over 1.5× the median, "
+        + "\(rate.timestampResets) timestamp resets",
+    ]
+  }
+
+  static func measuredJSON(_ rate: IIORate, seconds: Double) -> JSONValue {
+    .object([
+      ("seconds", .number(seconds)), ("scans", .number(Double(rate.scanCount))),
+      ("rateHz", JSONValue(rate.rateHz)), ("medianIntervalMs", JSONValue(rate.medianIntervalMs)),
+      ("intervalStdDevMs", JSONValue(rate.intervalStdDevMs)),
+      ("intervalP99Ms", JSONValue(rate.intervalP99Ms)), ("gaps", .number(Double(rate.gapCount))),
+      ("timestampResets", .number(Double(rate.timestampResets))),
+    ])
   }
 
   static func kind(_ device: IIODevice, imu: IIOIMU?) -> String {
