@@ -1,6 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Targets converted to Swift 6 (complete strict concurrency checking) take this (issue 23).
+let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
 let package = Package(
   name: "tilt",
   products: [
@@ -24,28 +27,33 @@ let package = Package(
     // The one way to the kernel: every target's system calls go through it.
     .target(name: "SystemCalls"),
     // Events, devices and recordings without libevdev.
-    .target(name: "EvdevCore", dependencies: ["SystemCalls"]),
+    .target(name: "EvdevCore", dependencies: ["SystemCalls"], swiftSettings: swift6),
     // Live devices, through libevdev.
-    .target(name: "Evdev", dependencies: ["CEvdev", "EvdevCore", "SystemCalls"]),
+    .target(
+      name: "Evdev", dependencies: ["CEvdev", "EvdevCore", "SystemCalls"], swiftSettings: swift6),
     // Live IIO sensors (sysfs and /dev/iio:deviceN), without libevdev.
-    .target(name: "IIO", dependencies: ["EvdevCore", "SystemCalls"]),
-    .target(name: "Attitude"),
-    .target(name: "TiltCard", dependencies: ["Attitude", "SystemCalls"]),
+    .target(name: "IIO", dependencies: ["EvdevCore", "SystemCalls"], swiftSettings: swift6),
+    .target(name: "Attitude", swiftSettings: swift6),
+    .target(name: "TiltCard", dependencies: ["Attitude", "SystemCalls"], swiftSettings: swift6),
     // Rigid-body motion turned into a device's readings, for tests and benchmarks.
-    .target(name: "MotionSimulator", dependencies: ["Attitude"]),
+    .target(name: "MotionSimulator", dependencies: ["Attitude"], swiftSettings: swift6),
     // The live page's HTTP server (SPEC §6), through libmicrohttpd.
     .systemLibrary(
       name: "CMicroHTTPD",
       pkgConfig: "libmicrohttpd",
       providers: [.apt(["libmicrohttpd-dev"])]
     ),
-    .target(name: "CardServer", dependencies: ["TiltCard", "CMicroHTTPD"]),
+    .target(
+      name: "CardServer", dependencies: ["TiltCard", "CMicroHTTPD", "SystemCalls"],
+      swiftSettings: swift6),
     // The pipeline: a source, the motion manager, the card, the live loop.
     .target(
       name: "Tilt",
       dependencies: ["Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls"]),
     // tune's measurement, search, report data and plot: the steadiest filter for a recording.
-    .target(name: "Tuning", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard"]),
+    .target(
+      name: "Tuning", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard"],
+      swiftSettings: swift6),
     .executableTarget(
       name: "tilt-cli",
       dependencies: [
@@ -54,20 +62,31 @@ let package = Package(
       ]),
     // What a test needs from the machine (tools, shared data): skip or fail, in one place.
     .target(name: "TestTools", path: "Tests/TestTools"),
-    .testTarget(name: "EvdevCoreTests", dependencies: ["EvdevCore", "TestTools"]),
+    .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
+    .testTarget(
+      name: "EvdevCoreTests", dependencies: ["EvdevCore", "TestTools"], swiftSettings: swift6),
     .testTarget(
       name: "EvdevTests",
-      dependencies: ["Evdev", "EvdevCore", "CEvdev", "SystemCalls", "TestTools"]),
-    .testTarget(name: "IIOTests", dependencies: ["IIO", "EvdevCore"]),
+      dependencies: ["Evdev", "EvdevCore", "CEvdev", "SystemCalls", "TestTools"],
+      swiftSettings: swift6),
+    .testTarget(name: "IIOTests", dependencies: ["IIO", "EvdevCore"], swiftSettings: swift6),
     .testTarget(
-      name: "AttitudeTests", dependencies: ["Attitude", "MotionSimulator", "TestTools"]),
-    .testTarget(name: "TiltCardTests", dependencies: ["TiltCard", "Attitude", "TestTools"]),
-    .testTarget(name: "CardServerTests", dependencies: ["CardServer", "TiltCard", "Attitude"]),
+      name: "AttitudeTests", dependencies: ["Attitude", "MotionSimulator", "TestTools"],
+      swiftSettings: swift6),
     .testTarget(
-      name: "TiltTests", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard", "IIO"]),
+      name: "TiltCardTests", dependencies: ["TiltCard", "Attitude", "TestTools"],
+      swiftSettings: swift6),
+    .testTarget(
+      name: "CardServerTests", dependencies: ["CardServer", "TiltCard", "Attitude"],
+      swiftSettings: swift6),
+    .testTarget(
+      name: "TiltTests",
+      dependencies: ["Tilt", "EvdevCore", "Evdev", "Attitude", "TiltCard", "IIO", "SystemCalls"]),
     .testTarget(
       name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning"], exclude: ["Golden"]),
-    .testTarget(name: "TuningTests", dependencies: ["Tuning", "Attitude", "TestTools"]),
+    .testTarget(
+      name: "TuningTests", dependencies: ["Tuning", "Attitude", "TestTools"],
+      swiftSettings: swift6),
   ],
   swiftLanguageModes: [.v5]
 )

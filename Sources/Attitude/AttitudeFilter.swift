@@ -16,8 +16,12 @@ public enum SmoothingFilter: Hashable, Sendable {
   /// The estimator's attitude unchanged.
   case none
   /// A first-order low-pass with time constant `tau` seconds
-  /// (the tilt card's `x += (new − x)·0.15` at 60 Hz is τ ≈ 0.103 s).
+  /// (``classicLowPassTau``: the tilt card's `x += (new − x)·0.15` at 60 Hz).
   case lowpass(tau: Double)
+
+  /// The low-pass time constant of the classic tilt card, seconds: its
+  /// `x += (new − x)·0.15` at 60 Hz is τ ≈ 0.103 s; the default of a low-pass.
+  public static let classicLowPassTau = 0.103
   /// The One Euro filter (Casiez, Roussel, Vogel, CHI 2012): cutoffs in Hz,
   /// `beta` in Hz per rad/s of angular speed.
   case oneEuro(minCutoff: Double, beta: Double, derivativeCutoff: Double)

@@ -15,6 +15,9 @@ import Foundation
 /// with ``ReferenceMode/start``, the reference is re-taken. What was learned
 /// about the sensor (the gyroscope bias) is kept across sessions.
 /// ``deviceMotion`` keeps the last output after a stop.
+///
+/// Not thread-safe (not `Sendable`): create, feed and read a manager on one
+/// thread or task; the handler runs on the thread that calls ``process(_:)``.
 public final class MotionManager {
   public let configuration: MotionConfiguration
   /// Whether the source reports rotation rates.

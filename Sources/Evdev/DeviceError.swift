@@ -44,7 +44,7 @@ public enum DeviceError: Error, Hashable, Sendable, CustomStringConvertible {
         + "(sudo usermod -aG input $USER, then log in again) or add the udev rule "
         + "KERNEL==\"event*\", SUBSYSTEM==\"input\", TAG+=\"uaccess\""
     case .notFound(let path):
-      return "\(path): no such device node; 'tilt-cli devices' lists the input devices"
+      return "\(path): no such device node; check the path (input devices are /dev/input/eventN)"
     case .notAnInputDevice(let path):
       return "\(path): not an evdev input device; give a node like /dev/input/event0"
     case .vanished(let path):

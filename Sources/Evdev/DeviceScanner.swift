@@ -1,5 +1,5 @@
 import EvdevCore
-import Foundation
+import SystemCalls
 
 /// One `eventN` node found by `DeviceScanner.scan`.
 public struct DiscoveredDevice: Hashable, Sendable {
@@ -35,7 +35,7 @@ public enum DeviceScanner {
   public static func scan(directory: String = "/dev/input", known: [String: DeviceInfo] = [:])
     -> [DiscoveredDevice]
   {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    let names = (try? Syscall.directoryEntries(directory)) ?? []
     let nodes = names.compactMap { name in eventNumber(name).map { (name: name, number: $0) } }
       .sorted { $0.number < $1.number }
     var devices = nodes.map { node -> DiscoveredDevice in
@@ -68,9 +68,8 @@ public enum DeviceScanner {
   /// Pairs each motion node (`INPUT_PROP_ACCELEROMETER`) with the node that
   /// carries the same device's buttons, as SDL pairs a gamepad with its sensors.
   ///
-  /// A button node has `EV_KEY` with a gamepad or joystick button (`BTN_SOUTH`,
-  /// `BTN_TRIGGER` and the rest of `BTN_JOYSTICK`…`BTN_THUMBR`) and no accelerometer
-  /// property. Candidates, best first:
+  /// A button node is one that ``Buttons/isButtonNode(_:)`` says carries a
+  /// device's buttons. Candidates, best first:
   /// 1. the same non-empty `uniq` (hid-playstation, hid-nintendo, hid-steam and
   ///    uinput devices copy the HID device's serial or MAC into both nodes);
   /// 2. when neither `uniq` rules it out (they are equal or one is empty): the same
@@ -90,7 +89,7 @@ public enum DeviceScanner {
   public static func pairButtonNodes(_ devices: [(path: String, info: DeviceInfo)]) -> [String:
     String]
   {
-    let buttonNodes = devices.filter { isButtonNode($0.info) }
+    let buttonNodes = devices.filter { Buttons.isButtonNode($0.info) }
     var pairs: [String: String] = [:]
     for motion in devices where motion.info.has(property: InputProperty.accelerometer) {
       let info = motion.info
@@ -130,19 +129,6 @@ public enum DeviceScanner {
     let indexB = devices.firstIndex { $0.path == b } ?? 0
     return abs(indexA - indexB)
   }
-
-  /// Whether the device has gamepad or joystick buttons and is not itself a
-  /// motion node.
-  static func isButtonNode(_ info: DeviceInfo) -> Bool {
-    guard !info.has(property: InputProperty.accelerometer),
-      let keys = info.codes[EventType.key]
-    else { return false }
-    return keys.contains { gamepadButtons.contains($0) }
-  }
-
-  /// `BTN_JOYSTICK` (0x120, `BTN_TRIGGER`) to `BTN_THUMBR` (0x13e), which holds
-  /// `BTN_SOUTH` (0x130).
-  private static let gamepadButtons: ClosedRange<UInt16> = ButtonCode.trigger...0x13e
 
   /// `phys` up to (not including) its last `/`, or `nil` without a `/` or
   /// with nothing before it.

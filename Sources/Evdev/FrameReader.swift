@@ -104,3 +104,5 @@ extension Frame {
     return first.type == EventType.syn && first.code == SynCode.dropped
   }
 }
+
+extension FrameReader: Sendable where Source: Sendable {}

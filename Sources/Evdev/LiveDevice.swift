@@ -7,6 +7,9 @@ import SystemCalls
 /// `readFrames()` when it is readable. `SYN_DROPPED` is resynchronised as
 /// libevdev documents (see `FrameReader`). Closing frees libevdev and the
 /// descriptor; `deinit` closes too.
+///
+/// Not thread-safe (not `Sendable`, as libevdev is not): use it from one thread
+/// or task at a time.
 public final class LiveDevice {
   /// The node this device was opened from.
   public let path: String

@@ -37,6 +37,8 @@ public struct MotionRecord: Hashable, Sendable {
 /// ±10¹² s and readings beyond ±10⁹ (in the column's unit). A regular file is
 /// read through once at `init` (``check``), so a bad row anywhere is thrown
 /// before the first sample.
+///
+/// Not thread-safe (not `Sendable`): use it from one thread or task at a time.
 public final class CSVMotionReader {
   /// Standard gravity, m/s² per g.
   public static let standardGravity = 9.80665

@@ -22,6 +22,8 @@
 /// what a replay goes on with is said in ``RecordingCheck/notes`` (a last
 /// frame without `SYN_REPORT`, frames cut at ``maximumFrameEvents``). The
 /// pass keeps counts only. A pipe is checked line by line as it is read.
+///
+/// Not thread-safe (not `Sendable`): use it from one thread or task at a time.
 public final class EvemuReader {
   /// The device the recording describes. `uniq` and `phys` are empty: the
   /// format does not record them. Absolute axes' `value` is 0.
@@ -100,7 +102,7 @@ public final class EvemuReader {
       throw RecordingError(
         file: path, line: 0, kind: .empty,
         message:
-          "empty file; an evemu recording starts with 'N: device name' (record one with 'tilt-cli record')"
+          "empty file; an evemu recording starts with 'N: device name' (record one with evemu-record)"
       )
     }
     try header.requireComplete(line: lines.lineNumber + 1)

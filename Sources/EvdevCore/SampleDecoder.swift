@@ -1,4 +1,6 @@
-import Glibc
+// sin and cos only: math, not system calls.
+import func Glibc.cos
+import func Glibc.sin
 
 /// A button going down or up.
 public struct ButtonChange: Hashable, Sendable {
@@ -52,7 +54,7 @@ public struct DecodedSample: Hashable, Sendable {
 /// zone; full deflection is `stickRange` degrees; stick right is positive
 /// roll r, stick toward the player (positive `ABS_Y`) positive pitch p; the
 /// reading is the up-vector f = (−cos p·sin r, sin p, cos p·cos r).
-public struct SampleDecoder {
+public struct SampleDecoder: Sendable {
   public let profile: DeviceProfile
   /// Degrees of tilt at full stick deflection.
   public let stickRange: Double
@@ -69,7 +71,12 @@ public struct SampleDecoder {
   /// the event clock's rate times the samples (SPEC §1).
   public var timestampRate: ClockRateCheck { clock.rateCheck }
 
-  public init(profile: DeviceProfile, stickRange: Double = 45) {
+  /// A joystick's tilt at full deflection when none is given, degrees (SPEC §2).
+  public static let defaultStickRangeDegrees = 45.0
+  /// The stick ranges a decoder may be given, degrees.
+  public static let stickRangeDegreesRange: ClosedRange<Double> = 1...90
+
+  public init(profile: DeviceProfile, stickRange: Double = defaultStickRangeDegrees) {
     self.profile = profile
     self.stickRange = stickRange
     clock = SampleClock(useMsc: profile.timestamps == .msc)

@@ -32,7 +32,7 @@ final class EvdevCalibrationSamples: CalibrationSamples {
       for: info, configuration: configuration, device: devicePath)
     guard profile.gyroAxes != nil else {
       device.close()
-      throw GyroCalibrator.noGyroscope(devicePath, name: info.name)
+      throw TiltError.noGyroscope(path: devicePath, name: info.name)
     }
     decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
   }
@@ -59,7 +59,7 @@ final class IIOCalibrationSamples: CalibrationSamples {
   init(reference: String, configuration: TiltConfiguration) throws {
     let imu = try IIOUsability.imu(reference)
     guard imu.gyroscope != nil else {
-      throw GyroCalibrator.noGyroscope(reference, name: imu.accelerometer.name)
+      throw TiltError.noGyroscope(path: reference, name: imu.accelerometer.name)
     }
     var configuration = configuration
     configuration.gyroBiasStore = nil  // measured afresh, not started from the stored value

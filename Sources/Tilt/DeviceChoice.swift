@@ -71,9 +71,7 @@ public enum DeviceChoice {
     }
     if let iio { return iio.accelerometer.nodePath }
     _ = try firstMotionDevice()
-    throw TiltError(
-      "no motion device with a gyroscope in \(inputDirectory) (an accelerometer needs no "
-        + "calibration); attach a gamepad or IMU, or pass --device PATH")
+    throw TiltError.noGyroscopeDevice(directory: inputDirectory)
   }
 
   /// Like ``firstMotionDeviceIfAny()``, but says why there is none.
@@ -81,22 +79,19 @@ public enum DeviceChoice {
     if let path = firstMotionDeviceIfAny() { return path }
     let listing = DeviceListing.scan()
     let iioProblem = IIOIMU.group(listing.iioDevices).lazy.compactMap { imu in
-      IIOUsability.reason(for: imu).map { "\(imu.accelerometer.nodePath) (\(imu.name)): \($0)" }
+      IIOUsability.reason(for: imu).map {
+        TiltError.notAMotionDevice(
+          path: imu.accelerometer.nodePath, name: imu.name, reason: $0, isRecording: false)
+      }
     }.first
-    if listing.entries.isEmpty, let iioProblem {
-      throw TiltError("no usable motion device; the IIO sensor \(iioProblem)")
-    }
+    if listing.entries.isEmpty, let iioProblem { throw iioProblem }
     if listing.entries.isEmpty {
-      throw TiltError(
-        "no input devices in \(inputDirectory); attach a motion sensor or joystick, or pass --device PATH"
-      )
+      throw TiltError.noInputDevices(directory: inputDirectory)
     }
     let denied = listing.entries.filter { $0.device.openError != nil }
     if !denied.isEmpty, let error = denied.first?.device.openError {
-      throw TiltError("no usable motion device; \(denied.count) could not be opened: \(error)")
+      throw TiltError.devicesNotReadable(count: denied.count, first: error)
     }
-    throw TiltError(
-      "no motion device among \(listing.entries.count) input devices; see 'tilt-cli devices' for why each can't drive the card"
-    )
+    throw TiltError.noMotionDevice(directory: inputDirectory, count: listing.entries.count)
   }
 }

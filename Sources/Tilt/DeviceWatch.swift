@@ -10,7 +10,7 @@ final class DeviceWatch {
     do {
       fileDescriptor = try Syscall.watchDirectory(directory)
     } catch {
-      throw TiltError("cannot watch \(directory) for the device to come back: \(error.message)")
+      throw TiltError.cannotWatch(directory: directory, error)
     }
   }
 

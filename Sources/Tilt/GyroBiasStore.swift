@@ -4,12 +4,12 @@ import Foundation
 
 /// A gyroscope's bias as stored for one device between runs.
 ///
-/// Degrees per second in card coordinates, as `tilt-cli calibrate --json`
+/// Degrees per second in card coordinates, as a calibration's JSON
 /// prints it (SPEC §3); the fusion works in rad/s (``estimate``).
 public struct StoredGyroBias: Hashable, Sendable {
   /// How the value was found.
   public enum Origin: String, Sendable {
-    /// `tilt-cli calibrate`: held still on purpose.
+    /// A ``GyroCalibrator`` measurement: held still on purpose.
     case calibration
     /// Learned by the fusion at a rest during a live run.
     case rest
@@ -89,7 +89,7 @@ public struct GyroBiasStore: Sendable {
 
   /// The stored bias of `device`, or `nil` when none is stored. A file that
   /// cannot be read as one is an error that names it.
-  public func load(for device: DeviceInfo) throws -> StoredGyroBias? {
+  public func load(for device: DeviceInfo) throws(StoreError) -> StoredGyroBias? {
     let path = path(for: device)
     guard FileManager.default.fileExists(atPath: path) else { return nil }
     guard let data = FileManager.default.contents(atPath: path) else {
@@ -114,7 +114,7 @@ public struct GyroBiasStore: Sendable {
 
   /// Stores `bias` for `device`, replacing what was there; the file is
   /// written whole or not at all.
-  public func save(_ bias: StoredGyroBias, for device: DeviceInfo) throws {
+  public func save(_ bias: StoredGyroBias, for device: DeviceInfo) throws(StoreError) {
     let path = path(for: device)
     do {
       try FileManager.default.createDirectory(
@@ -152,11 +152,17 @@ public struct GyroBiasStore: Sendable {
 }
 
 /// A stored bias file that could not be read or written.
-public struct StoreError: Error, CustomStringConvertible {
+public struct StoreError: Error, Hashable, Sendable, CustomStringConvertible {
   public let path: String
+  /// What is wrong with the file, after its path: "cannot be read".
   public let problem: String
 
+  public init(path: String, problem: String) {
+    self.path = path
+    self.problem = problem
+  }
+
   public var description: String {
-    "\(path) \(problem); remove it, or run 'tilt-cli calibrate' to store a new one"
+    "\(path) \(problem); remove it, or calibrate the device again to store a new one"
   }
 }

@@ -5,8 +5,7 @@ import Foundation
 import IIO
 import SystemCalls
 
-/// Measures a live device's gyroscope bias while it is held still, as
-/// `tilt-cli calibrate` does: the device is read for a while, every sample
+/// Measures a live device's gyroscope bias while it is held still: the device is read for a while, every sample
 /// goes into Attitude's ``GyroBiasCalibration``, and the result is what the
 /// fusion starts from next time (``GyroBiasStore``).
 public final class GyroCalibrator {
@@ -46,13 +45,6 @@ public final class GyroCalibrator {
 
   deinit { samples.close() }
 
-  /// The error for a device without a gyroscope.
-  static func noGyroscope(_ path: String, name: String) -> TiltError {
-    TiltError(
-      "\(path): \"\(name)\" has no gyroscope: nothing to calibrate "
-        + "(an accelerometer needs no calibration; 'tilt-cli live' uses it as it is)")
-  }
-
   /// Reads the device for `seconds` of wall time, calling `progress` with
   /// the fraction done (0…1) as samples arrive. Fails when the device moved
   /// (its readings varied: motion is variation, not size), read a steady
@@ -69,29 +61,18 @@ public final class GyroCalibrator {
       for motion in try samples.read(ready: ready) {
         calibration.add(motion)
         if calibration.hasMoved {
-          throw TiltError(
-            "\(devicePath): the device moved during the measurement; "
-              + "lay it on a table (or hold it still) and run 'tilt-cli calibrate' again. "
-              + "Nothing was stored.")
+          throw TiltError.movedDuringCalibration(path: devicePath)
         }
       }
       left = seconds - (monotonicSeconds() - start)
       progress(min(1, max(0, 1 - left / seconds)))
     }
     if calibration.isBeyondMaximum, let mean = calibration.bias {
-      let b = mean * (180 / .pi)
-      throw TiltError(
-        "\(devicePath): the gyroscope read a steady "
-          + [b.x, b.y, b.z].map { String(format: "%.3f", $0) }.joined(separator: ", ")
-          + " deg/s, more than a gyroscope's bias can be ("
-          + String(format: "%.0f", Self.maximumBiasDegreesPerSecond)
-          + " deg/s on an axis): the device was turning; "
-          + "lay it on a table and run 'tilt-cli calibrate' again. Nothing was stored.")
+      throw TiltError.turnedDuringCalibration(
+        path: devicePath, rateDegreesPerSecond: mean * (180 / .pi))
     }
     guard let estimate = calibration.estimate else {
-      throw TiltError(
-        "\(devicePath): \"\(info.name)\" sent no gyroscope samples in \(seconds) s; "
-          + "check that it is switched on and reporting motion. Nothing was stored.")
+      throw TiltError.noGyroscopeSamples(path: devicePath, name: info.name, seconds: seconds)
     }
     return Result(
       devicePath: devicePath, device: info,

@@ -86,13 +86,13 @@ public final class IIOMotionManager: LoopParticipant {
       sink: try makeSink(deviceInfo))
     if !configuration.card.reduceMotion { try open() }
     if imu.gyroscope != nil, let store = configuration.gyroBiasStore {
-      do {
+      do throws(StoreError) {
         if let stored = try store.load(for: deviceInfo) {
           pipeline.manager.seedGyroscopeBias(stored.estimate)
           self.onNote(.startsFromStoredGyroscopeBias(stored))
         }
       } catch {
-        self.onNote(.storedGyroscopeBiasProblem("\(error)"))
+        self.onNote(.storedGyroscopeBiasProblem(error))
       }
     }
     pipeline.currentTime = { [unowned self] in clock.handOutNow() }
@@ -101,14 +101,15 @@ public final class IIOMotionManager: LoopParticipant {
   /// The mount matrix of `device`: the configuration's, the driver's
   /// attribute, udev's `ACCEL_MOUNT_MATRIX` (a malformed one is said to `warn`).
   public static func mountMatrix(
-    for device: IIODevice, configuration: TiltConfiguration, warn: (String) -> Void
+    for device: IIODevice, configuration: TiltConfiguration, warn: (IgnoredMountMatrix) -> Void
   ) -> MountMatrix {
     if let matrix = configuration.mountMatrix { return matrix }
     if let text = device.mountMatrixAttribute {
       if let matrix = try? MountMatrix(parsing: text) { return matrix }
       warn(
-        "ignoring the mount_matrix of \(device.sysfsPath) (kernel bug: \"\(text)\" does not parse); "
-          + "pass --mount-matrix to set the axes")
+        IgnoredMountMatrix(
+          device: device.nodePath, origin: .driver(sysfsPath: device.sysfsPath),
+          problem: "\"\(text)\" does not parse"))
     }
     let udev = DeviceSetup.udevMountMatrix(
       IIOUdev.accelMountMatrix(of: device), device: device.nodePath, warn: warn)
@@ -159,7 +160,7 @@ public final class IIOMotionManager: LoopParticipant {
       }
     } catch {
       close()
-      throw TiltError("\(error)")
+      throw error
     }
     firstTimestamp = nil
     latestRate = nil
@@ -203,7 +204,7 @@ public final class IIOMotionManager: LoopParticipant {
 
   public func service(ready: Set<Int32>) throws {
     try serviceDevices(ready: ready)
-    if ended == .deviceWentAway { throw TiltError("\(devicePath) went away (unplugged?)") }
+    if ended == .deviceWentAway { throw TiltError.deviceGone(path: devicePath) }
   }
 
   private func serviceDevices(ready: Set<Int32>) throws {
@@ -226,7 +227,7 @@ public final class IIOMotionManager: LoopParticipant {
       }
     } catch {
       guard let iio = error as? IIOError else { throw error }
-      guard case .vanished = iio else { throw TiltError("\(iio)") }
+      guard case .vanished = iio else { throw iio }
       wentAway()
     }
     if mine.isEmpty, let wake = pipeline.session.nextWakeTime, wake <= clock.now() {
@@ -289,7 +290,7 @@ public final class IIOMotionManager: LoopParticipant {
     }
   }
 
-  /// With `--wait`: the IMU is back when an accelerometer of the same name
+  /// With ``waitsForReconnect``: the IMU is back when an accelerometer of the same name
   /// (and a gyroscope, if it had one) is listed again and its node exists.
   private func comeBack() throws {
     let devices = IIOScanner.scan()
@@ -336,10 +337,10 @@ public final class IIOMotionManager: LoopParticipant {
     guard let store = configuration.gyroBiasStore,
       let estimate = pipeline.manager.gyroscopeBiasEstimate, estimate.isConfirmedByRest
     else { return }
-    do {
+    do throws(StoreError) {
       try store.save(StoredGyroBias(estimate, samples: 0, origin: .rest), for: deviceInfo)
     } catch {
-      onNote(.storedGyroscopeBiasProblem("\(error)"))
+      onNote(.storedGyroscopeBiasProblem(error))
     }
   }
 

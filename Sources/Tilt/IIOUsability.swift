@@ -13,11 +13,10 @@ public enum IIOUsability {
     if let device = devices.first(where: { $0.deviceName == name }),
       let reason = reason(for: device, among: devices)
     {
-      throw TiltError("\(reference): \"\(device.name)\" can't drive the card: \(reason)")
+      throw TiltError.notAMotionDevice(
+        path: reference, name: device.name, reason: reason, isRecording: false)
     }
-    throw TiltError(
-      "\(reference): no IIO accelerometer or gyroscope of that name in \(IIOScanner.sysfsDirectory); "
-        + "'tilt-cli devices' lists the sensors")
+    throw TiltError.noIIOSensor(reference: reference, directory: IIOScanner.sysfsDirectory)
   }
 
   /// For an IMU: `nil` when its accelerometer can be read by this user.

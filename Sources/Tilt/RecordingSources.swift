@@ -39,7 +39,7 @@ public struct EvemuMotionSource: MotionSource {
     self.reader = reader
     profile = try DeviceSetup.profile(
       for: reader.info, configuration: configuration, device: reader.path,
-      advice: DeviceSetup.recordingAdvice)
+      isRecording: true)
     decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
   }
 

@@ -10,27 +10,21 @@ public struct TiltConfiguration {
   public var motion = MotionConfiguration()
   /// The card's pose, flip and lifecycle (TiltCard).
   public var card = CardConfiguration()
-  /// Display frames per second of the card.
-  public var displayRateHz = 60.0
+  /// Display frames per second of the card, in ``CardConfiguration/displayRateRangeHz``.
+  public var displayRateHz = CardConfiguration.defaultDisplayRateHz
   /// One display frame per input sample instead of one per display frame.
   public var everySample = false
   /// Device-to-card axes; `nil`: udev's `ACCEL_MOUNT_MATRIX` for a live
   /// device, else the device's own axes.
   public var mountMatrix: MountMatrix?
-  /// Tilt of a joystick at full deflection, degrees.
-  public var stickRangeDegrees = 45.0
+  /// Tilt of a joystick at full deflection, degrees, in
+  /// ``SampleDecoder/stickRangeDegreesRange``.
+  public var stickRangeDegrees = SampleDecoder.defaultStickRangeDegrees
   /// Where a live device's gyroscope bias is kept between runs (what
-  /// `tilt-cli calibrate` measured, or what the fusion learned at a rest):
+  /// ``GyroCalibrator`` measured, or what the fusion learned at a rest):
   /// read at the start, written at the end when a rest confirmed it. `nil`
   /// keeps nothing; `GyroBiasStore()` is the user's state directory.
   public var gyroBiasStore: GyroBiasStore?
 
   public init() {}
-}
-
-/// A failure of the pipeline: one line that names the file or device, says
-/// what is wrong and what to do.
-public struct TiltError: Error, Hashable, Sendable, CustomStringConvertible {
-  public var description: String
-  public init(_ description: String) { self.description = description }
 }

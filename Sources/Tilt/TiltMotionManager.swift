@@ -46,12 +46,13 @@ public final class TiltMotionManager: LoopParticipant {
     case deviceWentAway(path: String, waiting: Bool)
     /// The device came back at `path`.
     case deviceIsBack(path: String)
-    /// udev's `ACCEL_MOUNT_MATRIX` could not be read and is ignored (a system bug).
-    case ignoredUdevMountMatrix(String)
+    /// udev's `ACCEL_MOUNT_MATRIX` (or an IIO driver's `mount_matrix`) could
+    /// not be read and is ignored (a system bug).
+    case ignoredUdevMountMatrix(IgnoredMountMatrix)
     /// The fusion starts from the gyroscope bias stored for the device.
     case startsFromStoredGyroscopeBias(StoredGyroBias)
     /// The stored gyroscope bias could not be read or written (it is not used).
-    case storedGyroscopeBiasProblem(String)
+    case storedGyroscopeBiasProblem(StoreError)
     /// The kernel's buffer for the motion node overflowed (`SYN_DROPPED`):
     /// samples were lost and the state was read afresh. Said once a run.
     case eventsDropped(path: String)
@@ -59,16 +60,16 @@ public final class TiltMotionManager: LoopParticipant {
     public var description: String {
       switch self {
       case .deviceWentAway(let path, false):
-        return "\(path) went away (unplugged?); run with --wait to wait for it to come back."
+        return "\(path) went away (unplugged?); set waitsForReconnect to wait for it to come back."
       case .deviceWentAway(let path, true):
         return "\(path) went away; waiting for it to come back."
       case .deviceIsBack(let path): return "\(path) is back."
-      case .ignoredUdevMountMatrix(let message): return message
+      case .ignoredUdevMountMatrix(let ignored): return ignored.description
       case .startsFromStoredGyroscopeBias(let stored):
         let b = stored.biasDegreesPerSecond
         return "starting from the stored gyroscope bias (\(stored.origin.rawValue)): "
           + "\(b.x.formatted3), \(b.y.formatted3), \(b.z.formatted3) deg/s"
-      case .storedGyroscopeBiasProblem(let message): return message
+      case .storedGyroscopeBiasProblem(let error): return error.description
       case .eventsDropped(let path):
         return "the kernel dropped events from \(path) before they were read (the machine was "
           + "too busy?); the card went on from the device's state"
@@ -143,7 +144,7 @@ public final class TiltMotionManager: LoopParticipant {
     var early = try device.readFrames()
     deviceInfo = device.info
     let note = self.onNote
-    let warn = { (message: String) in note(.ignoredUdevMountMatrix(message)) }
+    let warn = { (ignored: IgnoredMountMatrix) in note(.ignoredUdevMountMatrix(ignored)) }
     let udevMatrix =
       configuration.mountMatrix != nil
       ? nil
@@ -174,13 +175,13 @@ public final class TiltMotionManager: LoopParticipant {
     }
     if let buttonPath { buttons = try? LiveDevice(path: buttonPath) }
     if profile.gyroAxes != nil, let store = configuration.gyroBiasStore {
-      do {
+      do throws(StoreError) {
         if let stored = try store.load(for: deviceInfo) {
           pipeline.manager.seedGyroscopeBias(stored.estimate)
           self.onNote(.startsFromStoredGyroscopeBias(stored))
         }
       } catch {
-        self.onNote(.storedGyroscopeBiasProblem("\(error)"))
+        self.onNote(.storedGyroscopeBiasProblem(error))
       }
     }
     pipeline.currentTime = { [unowned self] in clock.handOutNow() }
@@ -203,7 +204,7 @@ public final class TiltMotionManager: LoopParticipant {
     if state == .active { try perform(.stopUpdates) }
   }
 
-  /// Makes the next attitude the reference (with `--reference start`).
+  /// Makes the next attitude the reference (with ``ReferenceMode/start``).
   public func recenter() throws { try perform(.recenter) }
 
   /// Flips the card.
@@ -256,7 +257,7 @@ public final class TiltMotionManager: LoopParticipant {
   public func service(ready: Set<Int32>) throws {
     try serviceDevices(ready: ready)
     if ended == .deviceWentAway {
-      throw TiltError("\(devicePath) went away (unplugged?)")
+      throw TiltError.deviceGone(path: devicePath)
     }
   }
 
@@ -307,10 +308,10 @@ public final class TiltMotionManager: LoopParticipant {
     guard let store = configuration.gyroBiasStore,
       let estimate = pipeline.manager.gyroscopeBiasEstimate, estimate.isConfirmedByRest
     else { return }
-    do {
+    do throws(StoreError) {
       try store.save(StoredGyroBias(estimate, samples: 0, origin: .rest), for: deviceInfo)
     } catch {
-      onNote(.storedGyroscopeBiasProblem("\(error)"))
+      onNote(.storedGyroscopeBiasProblem(error))
     }
   }
 

@@ -1,4 +1,5 @@
 import Attitude
+import EvdevCore
 import TiltCard
 
 /// The chain after the source: Attitude's `MotionManager`, then the card,
@@ -33,7 +34,7 @@ public final class TiltPipeline {
   private var fromManager: [CardFrame] = []
 
   /// `buttons` are the key codes of the source's device (``MotionSource/buttons``):
-  /// its primary button flips the card (``FlipTrigger/flipButtonCodes(forKeys:)``);
+  /// its primary button flips the card (`Buttons.primary(among:)`);
   /// `nil` when they are not known, for SPEC §3's `BTN_SOUTH` and `BTN_TRIGGER`.
   /// `accelerometerRange` and `gyroscopeRange` are the source's
   /// (``MotionSource/accelerometerRange``, ``MotionSource/gyroscopeRange``):
@@ -51,7 +52,7 @@ public final class TiltPipeline {
     session = CardSession(
       configuration: configuration.card, rate: configuration.displayRateHz,
       everySample: configuration.everySample,
-      flipButtons: buttons.map(FlipTrigger.flipButtonCodes(forKeys:)) ?? FlipTrigger.flipButtonCodes
+      flipButtons: buttons.map(Buttons.primary(among:)) ?? Buttons.specPrimary
     )
     self.sink = sink
     startMotionUpdates()

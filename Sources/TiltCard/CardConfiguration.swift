@@ -41,8 +41,23 @@ public struct CardConfiguration: Hashable, Sendable {
 
   public init() {}
 
+  // The values each property may take: ``validated()`` checks them, and a
+  // tool's options and help read them, so each range is written here alone.
+
+  /// The values ``gain`` may take, card degrees per radian of tilt.
+  public static let gainRange: ClosedRange<Double> = -1000...1000
   /// The values ``maxTilt`` may take, degrees: 0 to 90, both included (SPEC §3).
   public static let maxTiltRange: ClosedRange<Double> = 0...90
+  /// The values ``perspective`` may take: 0 (none) to 1.
+  public static let perspectiveRange: ClosedRange<Double> = 0...1
+  /// The values ``width`` and ``height`` may each take, points.
+  public static let sizeRange: ClosedRange<Double> = 1...10_000
+  /// The values ``idleStop`` may take, seconds.
+  public static let idleStopRange: ClosedRange<Double> = 0.001...86_400
+  /// Display frames per second of the card when none is given (`CardSession`'s rate).
+  public static let defaultDisplayRateHz = 60.0
+  /// The display rates a card may be given, frames per second.
+  public static let displayRateRangeHz: ClosedRange<Double> = 1...1000
 
   /// The distance from the viewer to the card's plane, points;
   /// `.infinity` without perspective.
@@ -50,34 +65,59 @@ public struct CardConfiguration: Hashable, Sendable {
     perspective > 0 ? max(width, height) / perspective : .infinity
   }
 
-  /// A problem with a configuration, worded for the person who gave the option.
+  /// A property out of its range: which, its value and what it takes.
   public struct Problem: Error, CustomStringConvertible, Hashable, Sendable {
-    public var description: String
+    /// The property, spelled as in Swift.
+    public enum Property: String, Hashable, Sendable {
+      case gain, maxTilt, perspective, size, idleStop
+    }
+    public var property: Property
+    /// The value given, as written: `95`, or `0x220` for a size.
+    public var value: String
+    /// What the property takes, in words: "0 to 90 degrees, both included".
+    public var expected: String
+
+    public var description: String {
+      "\(property.rawValue) \(value) is out of range: expected \(expected)"
+    }
   }
 
-  /// This configuration, or the first value out of range, named like the CLI option.
+  /// This configuration, or the first property out of its range.
   public func validated() throws(Problem) -> CardConfiguration {
-    func bad(_ option: String, _ value: Double, _ expected: String) -> Problem {
-      Problem(description: "\(option) \(value) is out of range: expected \(expected)")
-    }
-    guard gain.isFinite else { throw bad("--gain", gain, "a finite number of degrees per radian") }
-    guard maxTilt.isFinite, Self.maxTiltRange.contains(maxTilt) else {
-      throw bad("--max-tilt", maxTilt, "0 to 90 degrees, both included")
-    }
-    guard perspective.isFinite, perspective >= 0, perspective <= 1 else {
-      throw bad("--perspective", perspective, "0…1 (0 turns perspective off)")
-    }
-    guard width.isFinite, height.isFinite, width > 0, height > 0, width <= 10000, height <= 10000
-    else {
-      throw Problem(
-        description:
-          "--card-size \(width)x\(height) is out of range: expected WxH in points, each 1…10000")
-    }
-    if let idleStop {
-      guard idleStop.isFinite, idleStop > 0 else {
-        throw bad("--idle-stop", idleStop, "a positive number of seconds")
+    func check(
+      _ property: Problem.Property, _ value: Double, _ range: ClosedRange<Double>,
+      _ expected: String
+    ) throws(Problem) {
+      guard value.isFinite, range.contains(value) else {
+        throw Problem(property: property, value: value.written, expected: expected)
       }
     }
+    try check(.gain, gain, Self.gainRange, "\(Self.gainRange.words) degrees per radian")
+    try check(
+      .maxTilt, maxTilt, Self.maxTiltRange, "\(Self.maxTiltRange.words) degrees, both included")
+    try check(
+      .perspective, perspective, Self.perspectiveRange,
+      "\(Self.perspectiveRange.words) (0 turns perspective off)")
+    for side in [width, height] where !(side.isFinite && Self.sizeRange.contains(side)) {
+      throw Problem(
+        property: .size, value: "\(width.written)x\(height.written)",
+        expected: "WxH in points, each \(Self.sizeRange.words)")
+    }
+    if let idleStop {
+      try check(.idleStop, idleStop, Self.idleStopRange, "\(Self.idleStopRange.words) seconds")
+    }
     return self
+  }
+}
+
+extension ClosedRange<Double> {
+  /// "0 to 90": the bounds as a person writes them.
+  fileprivate var words: String { "\(lowerBound.written) to \(upperBound.written)" }
+}
+
+extension Double {
+  /// The number without a trailing `.0`: `60`, `0.5`.
+  fileprivate var written: String {
+    self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self)
   }
 }

@@ -35,7 +35,8 @@ public struct CardSession: Sendable {
   /// One frame per motion sample instead of the display grid.
   public let everySample: Bool
   /// The key codes whose press flips the card when the trigger is `.button`:
-  /// ``FlipTrigger/flipButtonCodes(forKeys:)`` of the device's keys.
+  /// the device's primary buttons, as the device layer chooses them
+  /// (EvdevCore's `Buttons.primary(among:)`); the card knows nothing of keys.
   public let flipButtons: Set<UInt16>
 
   public private(set) var state: UpdateState = .active
@@ -58,11 +59,12 @@ public struct CardSession: Sendable {
   private var idleAnchor: Attitude?
   private var lastActivity = 0.0
 
-  /// A session that shows a first frame at time 0. `flipButtons` defaults to
-  /// SPEC §3's, for a device whose keys are not known.
+  /// A session that shows a first frame at time 0. Without `flipButtons`
+  /// no button flips the card (any still restarts stopped updates).
   public init(
-    configuration: CardConfiguration, rate: Double = 60, everySample: Bool = false,
-    flipButtons: Set<UInt16> = FlipTrigger.flipButtonCodes
+    configuration: CardConfiguration, rate: Double = CardConfiguration.defaultDisplayRateHz,
+    everySample: Bool = false,
+    flipButtons: Set<UInt16> = []
   ) {
     precondition(rate > 0 && rate.isFinite, "client bug: display rate must be positive")
     self.configuration = configuration

@@ -1,4 +1,3 @@
-import Glibc
 import SystemCalls
 
 /// A buffered writer over a file descriptor: bytes collect in a large buffer
@@ -6,6 +5,8 @@ import SystemCalls
 ///
 /// The sink does not own the descriptor and never closes it. Writes retry
 /// on `EINTR` and on short writes.
+///
+/// Not thread-safe (not `Sendable`): use it from one thread or task at a time.
 public final class OutputSink {
   /// A failed `write(2)`, worded for the person running the command.
   public struct WriteError: Error, CustomStringConvertible, Hashable, Sendable {

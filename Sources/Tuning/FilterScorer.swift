@@ -5,7 +5,7 @@ import TiltCard
 /// What one setting gives, sample by sample: the reference-relative attitude
 /// that the card uses (as `live` runs by default), the card's pose from it,
 /// and the absolute up-vector (for the error against ground truth).
-public struct Trace {
+public struct Trace: Sendable {
   /// Card → reference rotation per sample (identity before the first output).
   public var attitudes: [Quaternion]
   public var poses: [CardPose]
@@ -20,7 +20,7 @@ public struct Trace {
 ///
 /// The reference is the stick's own tilt for a joystick (it has no noise),
 /// else the unfiltered estimate smoothed forward and backward (zero phase).
-public struct FilterScorer {
+public struct FilterScorer: Sendable {
   public let data: TuneData
   /// The estimator and reference the settings run on (`--fusion`; reference at start).
   public let base: MotionConfiguration

@@ -1,7 +1,7 @@
 import Attitude
 
 /// One filter setting that `tune` tries, with the options that select it.
-public struct FilterSetting: Hashable {
+public struct FilterSetting: Hashable, Sendable {
   public var filter: SmoothingFilter
   /// The fusion's accelerometer time constant, seconds; `nil` for the default.
   public var fusionTau: Double?
@@ -41,7 +41,7 @@ public struct FilterSetting: Hashable {
 
 /// How one setting did: wobble at rest, delay in motion, overshoot on
 /// stopping; `nil` where the recording cannot show it.
-public struct SettingScore {
+public struct SettingScore: Sendable {
   public var setting: FilterSetting
   /// RMS rotation angle at rest from the rest's mean rotation (drifting at
   /// its steady rate), degrees.

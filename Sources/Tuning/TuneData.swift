@@ -5,7 +5,7 @@ import Tilt
 
 /// A recording held in memory for tuning: its samples, and the true
 /// inclination where the file carries ground truth (BROAD's `opt_q…` columns).
-public struct TuneData {
+public struct TuneData: Sendable {
   public var samples: [MotionSample]
   public var hasGyroscope: Bool
   /// The true up-vector in card coordinates per sample; `nil` where unknown.

@@ -9,8 +9,8 @@ import Foundation
 /// Every piece of text goes through ``text(_:x:y:size:anchor:kind:)``, which
 /// records its box, so a test can check that nothing leaves the canvas and
 /// that no two legend entries overlap.
-public struct TunePlot {
-  public struct Series {
+public struct TunePlot: Sendable {
+  public struct Series: Sendable {
     var name: String
     var color: String
     var width: Double

@@ -3,7 +3,7 @@ import Foundation
 
 /// The settings ranked, the one to use and why, and what the recording could
 /// not show: what `tune` prints, as a table or as SPEC §3's JSON.
-public struct TuneReport {
+public struct TuneReport: Sendable {
   public var file: String
   /// Best first by score; in the order tried when nothing could be scored.
   public var scores: [SettingScore]

@@ -8,7 +8,7 @@ import Tilt
 /// let run = try TuneRun(path: "my.evemu")
 /// configuration.motion = run.report.recommended.setting.configuration(configuration.motion)
 /// ```
-public struct TuneRun {
+public struct TuneRun: Sendable {
   public let scorer: FilterScorer
   public let report: TuneReport
 

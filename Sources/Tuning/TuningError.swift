@@ -1,6 +1,6 @@
 /// Why a recording cannot be tuned; the description names the file and what
 /// to do, in words that name no command-line tool (the CLI adds its own).
-public enum TuningError: Error, Equatable, CustomStringConvertible {
+public enum TuningError: Error, Equatable, Sendable, CustomStringConvertible {
   /// Fewer than ten motion samples: nothing can be measured.
   case tooFewSamples(path: String, count: Int)
   /// Neither jitter (no rest) nor lag (no motion) can be measured.

@@ -38,7 +38,7 @@ func run(_ command: any Command.Type, _ arguments: [String]) -> Int32 {
     printUsageError(error, for: command)
     return ExitStatus.usage
   } catch {
-    StandardError.write("tilt-cli \(command.name): \(error)\n")
+    StandardError.write("tilt-cli \(command.name): \(LibraryErrorText.describe(error))\n")
     return ExitStatus.failure
   }
 }

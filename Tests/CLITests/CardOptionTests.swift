@@ -21,6 +21,16 @@ import Testing
     #expect(r.stderr.contains("--max-tilt") && r.stderr.contains("90"), "\(r.stderr)")
   }
 
+  /// Each side of `--card-size` is 1 to 10000 points, as the library's check
+  /// says (before, the CLI took any positive size, 0.5x220 too).
+  @Test func aCardSideUnderOnePointIsAUsageError() throws {
+    let r = try TiltCLI.run([
+      "replay", "recordings/roll-pitch.csv", "--format", "jsonl", "--card-size", "0.5x220",
+    ])
+    #expect(r.status == 64, "\(r.stderr)")
+    #expect(r.stderr.contains("'--card-size' needs WIDTHxHEIGHT"), "\(r.stderr)")
+  }
+
   @Test func theHelpGivesTheRange() throws {
     let r = try TiltCLI.run(["replay", "--help"])
     #expect(r.stdout.contains("0 to 90 degrees"))

@@ -264,15 +264,23 @@ import TiltCard
 }
 
 extension Thread {
-  /// Runs `body` on a new thread; `wait()` returns its result.
-  static func detachNewThreadWithResult<T>(_ body: @escaping () -> T) -> Waiter<T> {
+  /// Runs `body` on a new thread; `wait()` returns its result. `body` is
+  /// `sending`: the caller gives up what it captures, so the thread owns it.
+  static func detachNewThreadWithResult<T>(_ body: sending @escaping () -> T) -> Waiter<T> {
     let waiter = Waiter<T>()
+    let handedOver = HandedOver(body)
     Thread.detachNewThread {
-      waiter.value = body()
+      waiter.value = handedOver.body()
       waiter.semaphore.signal()
     }
     return waiter
   }
+}
+
+/// A closure passed as `sending`: no one else holds what it captures.
+private struct HandedOver<T>: @unchecked Sendable {
+  let body: () -> T
+  init(_ body: sending @escaping () -> T) { self.body = body }
 }
 
 final class Waiter<T>: @unchecked Sendable {

@@ -170,7 +170,8 @@ import Testing
     let end = Date().addingTimeInterval(120)
     let first = try EventStream(port: port)
     #expect(first.id.count == 32)
-    let frameLine = { (i: Int) in CardServerTests.line(i, padding: 500) }
+    let firstID = first.id  // the reader thread owns `first` from here on
+    let frameLine: @Sendable (Int) -> String = { i in CardServerTests.line(i, padding: 500) }
     final class Tally: @unchecked Sendable {
       let lock = NSLock()
       var inOrder = true
@@ -218,7 +219,7 @@ import Testing
     let after = Self.memory()
     let (drops, evicted, refused, timedOut) = loop.perform {
       (
-        $0.viewers[first.id]?.dropped ?? -1, $0.evictedConnections, $0.refusedConnections,
+        $0.viewers[firstID]?.dropped ?? -1, $0.evictedConnections, $0.refusedConnections,
         $0.timedOutConnections
       )
     }
@@ -300,6 +301,7 @@ import Testing
     let before = Self.memory(of: pid)
     let first = try EventStream(port: port, headers: cookie)
     #expect(first.id.count == 32)
+    let firstFD = first.connection.fd  // the reader thread owns `first` from here on
     final class Count: @unchecked Sendable { var frames = 0 }
     let count = Count()
     let reader = Thread.detachNewThreadWithResult { () -> Bool in
@@ -321,7 +323,7 @@ import Testing
     let alive = p.isRunning
     kill(p.processIdentifier, SIGKILL)  // the replay would go on for its 52 s
     p.waitUntilExit()
-    shutdown(first.connection.fd, Int32(SHUT_RDWR))
+    shutdown(firstFD, Int32(SHUT_RDWR))
     _ = reader.wait()
     print(
       "load (tilt-cli replay --speed 0.25 --serve 0.0.0.0:0, pid \(pid)): \(figures); the first viewer "

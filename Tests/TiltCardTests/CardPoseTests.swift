@@ -43,11 +43,22 @@ import Testing
     do {
       _ = try config.validated()
     } catch {
-      #expect(error.description.contains("--max-tilt"))
+      #expect(error.property == .maxTilt && error.value == "95", "\(error)")
+      #expect(error.description.hasPrefix("maxTilt 95 is out of range"), "\(error)")
     }
     config.maxTilt = 15
     config.perspective = 2
     #expect(throws: CardConfiguration.Problem.self) { try config.validated() }
     #expect(throws: Never.self) { try CardConfiguration().validated() }
+  }
+
+  /// The gain's range is the one the CLI's `--gain` takes (before, the library
+  /// took any finite gain and the CLI ±1000).
+  @Test func gainOutsideItsRangeIsAProblem() {
+    var config = CardConfiguration()
+    config.gain = 2000
+    #expect(throws: CardConfiguration.Problem.self) { try config.validated() }
+    config.gain = CardConfiguration.gainRange.upperBound
+    #expect(throws: Never.self) { try config.validated() }
   }
 }

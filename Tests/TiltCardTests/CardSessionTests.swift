@@ -5,6 +5,9 @@ import Testing
 @testable import TiltCard
 
 @Suite struct CardSessionTests {
+  /// `BTN_TRIGGER` and `BTN_SOUTH`: the card is told its flip buttons.
+  static let flipButtons: Set<UInt16> = [0x120, 0x130]
+
   typealias S = TestSupport
 
   /// Feeds samples at `hz` from `start` to `end` with a tilt given by `pitch(t)`.
@@ -24,7 +27,7 @@ import Testing
   }
 
   @Test func atRestOnlyTheFirstFrameIsEmitted() {
-    var session = CardSession(configuration: CardConfiguration())
+    var session = CardSession(configuration: CardConfiguration(), flipButtons: Self.flipButtons)
     let frames = feed(&session, from: 0, to: 5) + session.finish()
     #expect(frames.count == 1)
     #expect(frames.first?.t == 0)
@@ -33,7 +36,7 @@ import Testing
   }
 
   @Test func tiltMotionMakesFramesOnThe60HzGrid() {
-    var session = CardSession(configuration: CardConfiguration())
+    var session = CardSession(configuration: CardConfiguration(), flipButtons: Self.flipButtons)
     let frames =
       feed(&session, from: 0, to: 2) { t in t < 1 ? 0.3 * t : 0.3 } + session.finish()
     // Moving for 1 s at 60 Hz: about 60 frames, then nothing.
@@ -47,7 +50,7 @@ import Testing
   }
 
   @Test func flipAnimatesAt60HzThenStops() {
-    var session = CardSession(configuration: CardConfiguration())
+    var session = CardSession(configuration: CardConfiguration(), flipButtons: Self.flipButtons)
     var frames = feed(&session, from: 0, to: 0.5)
     frames += session.buttonPressed(code: 0x130, at: 0.5)
     frames += feed(&session, from: 0.5 + 1.0 / 200, to: 4)
@@ -68,14 +71,14 @@ import Testing
   }
 
   @Test func onlyFlipButtonsFlip() {
-    var session = CardSession(configuration: CardConfiguration())
+    var session = CardSession(configuration: CardConfiguration(), flipButtons: Self.flipButtons)
     _ = session.buttonPressed(code: 0x131, at: 0.1)  // BTN_EAST
     #expect(!session.flipped)
     _ = session.buttonPressed(code: 0x120, at: 0.2)  // BTN_TRIGGER
     #expect(session.flipped)
     var config = CardConfiguration()
     config.flipTrigger = .none
-    var quiet = CardSession(configuration: config)
+    var quiet = CardSession(configuration: config, flipButtons: Self.flipButtons)
     _ = quiet.buttonPressed(code: 0x130, at: 0.1)
     #expect(!quiet.flipped)
     _ = quiet.perform(.flip, at: 0.2)
@@ -85,7 +88,7 @@ import Testing
   @Test func turnoverFlipsWithHysteresis() {
     var config = CardConfiguration()
     config.flipTrigger = .turnover
-    var session = CardSession(configuration: config)
+    var session = CardSession(configuration: config, flipButtons: Self.flipButtons)
     func roll(_ degrees: Double, at t: Double) {
       _ = session.receive(S.motion(at: t, roll: S.radians(degrees)))
     }
@@ -102,7 +105,7 @@ import Testing
   @Test func idleStopThenRestartOnButton() {
     var config = CardConfiguration()
     config.idleStop = 2
-    var session = CardSession(configuration: config)
+    var session = CardSession(configuration: config, flipButtons: Self.flipButtons)
     var frames = feed(&session, from: 0, to: 1) { t in 0.2 * t }
     frames += feed(&session, from: 1.005, to: 5) { _ in 0.2 }
     #expect(session.state == .stopped)
@@ -123,7 +126,7 @@ import Testing
   }
 
   @Test func keyStopsAndStartsUpdates() {
-    var session = CardSession(configuration: CardConfiguration())
+    var session = CardSession(configuration: CardConfiguration(), flipButtons: Self.flipButtons)
     var frames = session.perform(.toggleUpdates, at: 1)
     #expect(session.state == .stopped)
     frames += feed(&session, from: 1.1, to: 2) { _ in 0.4 }
@@ -135,7 +138,8 @@ import Testing
   }
 
   @Test func everySampleMakesOneFramePerSample() {
-    var session = CardSession(configuration: CardConfiguration(), everySample: true)
+    var session = CardSession(
+      configuration: CardConfiguration(), everySample: true, flipButtons: Self.flipButtons)
     let frames = feed(&session, from: 0, to: 1, hz: 100) + session.finish()
     #expect(frames.count == 101)
     #expect(frames.map(\.t) == frames.map(\.motion.timestamp))
@@ -143,7 +147,7 @@ import Testing
 
   @Test func sameInputsGiveTheSameFrames() {
     func script() -> [CardFrame] {
-      var session = CardSession(configuration: CardConfiguration())
+      var session = CardSession(configuration: CardConfiguration(), flipButtons: Self.flipButtons)
       var out = feed(&session, from: 0, to: 1, hz: 285.714) { t in 0.3 * sin(3 * t) }
       out += session.buttonPressed(code: 0x130, at: 1.01)
       out += feed(&session, from: 1.2, to: 1.4, hz: 285.714) { t in 0.1 }
@@ -162,7 +166,7 @@ import Testing
   func scriptedFlipsKeepTheInvariant(style: CardConfiguration.FlipStyle) {
     var config = CardConfiguration()
     config.flipStyle = style
-    var session = CardSession(configuration: config)
+    var session = CardSession(configuration: config, flipButtons: Self.flipButtons)
     var frames = feed(&session, from: 0, to: 0.4) { t in 2 * t }
     frames += session.perform(.flip, at: 0.41)
     frames += feed(&session, from: 0.42, to: 0.6) { _ in -1.2 }

@@ -53,7 +53,8 @@ import Tilt
     #expect {
       try store.load(for: Self.pad)
     } throws: { error in
-      "\(error)".contains(path) && "\(error)".contains("tilt-cli calibrate")
+      "\(error)".contains(path) && "\(error)".contains("calibrate the device again")
+        && !"\(error)".contains("tilt-cli")
     }
   }
 

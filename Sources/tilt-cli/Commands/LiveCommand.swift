@@ -44,9 +44,9 @@ enum LiveCommand: Command {
       waitsForReconnect: wait,
       onNote: { note in
         if case .ignoredUdevMountMatrix = note {
-          StandardError.write("tilt-cli: \(note)\n")
+          StandardError.write("tilt-cli: \(LibraryErrorText.describe(note))\n")
         } else {
-          StandardError.write("tilt-cli live: \(note)\n")
+          StandardError.write("tilt-cli live: \(LibraryErrorText.describe(note))\n")
         }
       })
     var page: LivePage?

@@ -111,8 +111,6 @@ enum ReplayCommand: Command {
       if let endNote, !pipeline.endRequested { StandardError.write("\(endNote)\n") }
     } catch let error as OutputSink.WriteError where error.isBrokenPipe {
       return ExitStatus.success
-    } catch let error as TiltError {
-      throw Failure(error.description)
     }
     return ExitStatus.success
   }

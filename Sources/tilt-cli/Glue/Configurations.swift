@@ -35,6 +35,12 @@ extension PipelineOptions {
     return c
   }
 
+  /// The option that sets each card property.
+  static let optionName: [CardConfiguration.Problem.Property: String] = [
+    .gain: "--gain", .maxTilt: "--max-tilt", .perspective: "--perspective", .size: "--card-size",
+    .idleStop: "--idle-stop",
+  ]
+
   /// The whole pipeline's configuration; `--mount-matrix` is parsed here.
   func tiltConfiguration() throws(UsageError) -> TiltConfiguration {
     var c = TiltConfiguration()
@@ -42,7 +48,9 @@ extension PipelineOptions {
     do {
       c.card = try cardConfiguration.validated()
     } catch {
-      throw UsageError("\(error)")
+      throw UsageError(
+        "\(Self.optionName[error.property]!) \(error.value) is out of range: expected \(error.expected)"
+      )
     }
     c.displayRateHz = rate
     c.everySample = everySample

@@ -26,7 +26,8 @@ extension DeviceListing {
       let name = entry.device.info?.name ?? "?"
       guard let profile = entry.profile else {
         return [
-          entry.device.path, "-", name, entry.device.openError.map { "\($0)" } ?? "unreadable",
+          entry.device.path, "-", name,
+          entry.device.openError.map { LibraryErrorText.describe($0) } ?? "unreadable",
         ]
       }
       // A usable node: its units and clock, then what the classifier noted
@@ -68,7 +69,8 @@ extension DeviceListing {
           members.append(("udev", profile.udevJSON))
         }
         members.append(("pairedButtons", JSONValue(entry.device.pairedButtonPath)))
-        members.append(("error", JSONValue(entry.device.openError.map { "\($0)" })))
+        members.append(
+          ("error", JSONValue(entry.device.openError.map { LibraryErrorText.describe($0) })))
         return .object(members)
       } + iioDevices.map { IIOLive.listingJSON($0, among: iioDevices) })
   }

@@ -32,7 +32,8 @@ enum IIOLive {
       imu: imu, configuration: configuration,
       makeSink: { info in try options.makeSink(card: configuration.card, title: info.name) },
       waitsForReconnect: wait,
-      onNote: { note in StandardError.write("tilt-cli live: \(note)\n") })
+      onNote: { note in StandardError.write("tilt-cli live: \(LibraryErrorText.describe(note))\n") }
+    )
     StandardError.write(chosen(imu, polling: manager.pollInterval))
     var page: LivePage?
     if let address = options.serve {
@@ -73,7 +74,7 @@ enum IIOLive {
       file = try Syscall.makeTemporaryFile(
         prefix: (directory.isEmpty ? "." : directory) + "/.\(name).")
     } catch {
-      throw TiltError("\(outputPath): cannot create the recording: \(error)")
+      throw Failure("\(outputPath): cannot create the recording: \(error)")
     }
     var pending: [UInt8] = []
     var failure: Errno?
@@ -89,7 +90,9 @@ enum IIOLive {
         + "\n").utf8)
     let manager = try IIOMotionManager(
       imu: imu, configuration: configuration, makeSink: { _ in FrameHandlerSink { _ in } },
-      onNote: { note in StandardError.write("tilt-cli record: \(note)\n") })
+      onNote: { note in
+        StandardError.write("tilt-cli record: \(LibraryErrorText.describe(note))\n")
+      })
     manager.sampleObservers.append { sample in
       var fields =
         [sample.time] + [sample.acceleration.x, sample.acceleration.y, sample.acceleration.z]
@@ -116,7 +119,7 @@ enum IIOLive {
     } catch {
       Syscall.unlinkIfPresent(file.path)
       if let errno = error as? Errno {
-        throw TiltError("\(outputPath): cannot write the recording: \(errno)")
+        throw Failure("\(outputPath): cannot write the recording: \(errno)")
       }
       throw error
     }
@@ -139,13 +142,9 @@ enum IIOLive {
     let imu = IIOIMU.find(reference, in: devices)
     var rate: IIORate?
     if seconds > 0, reason == nil, device.hasBuffer {
-      do {
-        let stream = try IIOStream(device: device, kinds: Array(device.kinds))
-        defer { stream.close() }
-        rate = try stream.measureRate(seconds: seconds)
-      } catch let error as IIOError {
-        throw TiltError("\(error)")
-      }
+      let stream = try IIOStream(device: device, kinds: Array(device.kinds))
+      defer { stream.close() }
+      rate = try stream.measureRate(seconds: seconds)
     }
     if json {
       var listing = listingJSON(device, among: devices)

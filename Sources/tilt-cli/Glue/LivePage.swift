@@ -66,7 +66,7 @@ final class LivePage {
           try manager.perform(.stopUpdates)
         }
       } catch {
-        StandardError.write("tilt-cli live: \(error)\n")
+        StandardError.write("tilt-cli live: \(LibraryErrorText.describe(error))\n")
       }
     }
     server.onVisibilityChange = { _ in apply() }

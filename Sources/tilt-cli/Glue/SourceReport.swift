@@ -87,7 +87,7 @@ struct SourceReport {
     defer { device.close() }
     let matrix = DeviceSetup.udevMountMatrix(
       UdevProperties.accelMountMatrix(forDevicePath: path), device: path,
-      warn: { StandardError.write("tilt-cli: \($0)\n") })
+      warn: { StandardError.write("tilt-cli: \(LibraryErrorText.describe($0))\n") })
     var info = device.info
     info.driver = UdevProperties.driver(forDevicePath: path)
     let profile = DeviceProfile.classify(info, mountMatrix: matrix)
@@ -299,7 +299,7 @@ extension ClockRateCheck {
   }
 }
 
-/// The card's flip button for a device (`FlipTrigger.flipButtonCodes(forKeys:)`
+/// The card's flip button for a device (`Buttons.primary(among:)`
 /// of its keys): what `info` says as `flip:`.
 struct FlipReport {
   /// The flip buttons, lowest code first.
@@ -308,7 +308,7 @@ struct FlipReport {
   var pairedNode: String?
 
   init(keys: Set<UInt16>, pairedNode: String?) {
-    codes = FlipTrigger.flipButtonCodes(forKeys: keys).sorted()
+    codes = Buttons.primary(among: keys).sorted()
     self.pairedNode = pairedNode
   }
 

@@ -1,5 +1,6 @@
 import Attitude
 import CardServer
+import EvdevCore
 import TiltCard
 
 /// The options that `live` and `replay` share (SPEC §3), checked and typed.
@@ -16,9 +17,9 @@ struct PipelineOptions {
   var format: Format?
   var output: String?
   var everySample = false
-  var rate = 60.0
+  var rate = CardConfiguration.defaultDisplayRateHz
   var filter = Filter.oneeuro
-  var tau = 0.103
+  var tau = SmoothingFilter.classicLowPassTau
   var minCutoff = Self.oneEuro.minCutoff
   var beta = Self.oneEuro.beta
   var fusion = Fusion.auto
@@ -35,7 +36,7 @@ struct PipelineOptions {
   var idleStop: Double?
   var cardWidth = Self.card.width
   var cardHeight = Self.card.height
-  var stickRange = 45.0
+  var stickRange = SampleDecoder.defaultStickRangeDegrees
   /// `--serve [HOST:]PORT`: the live page (SPEC §6).
   var serve: ServeAddress?
   /// `--serve-token TOKEN`: the token every request must carry (SPEC §6).
@@ -72,20 +73,20 @@ struct PipelineOptions {
     ]
 
   /// The values `--rate` takes, display frames per second.
-  static let rateRange: ClosedRange<Double> = 1...1000
+  static let rateRange = CardConfiguration.displayRateRangeHz
   /// The values `--stick-range` takes, degrees.
-  static let stickRangeRange: ClosedRange<Double> = 1...90
+  static let stickRangeRange = SampleDecoder.stickRangeDegreesRange
 
   static let help = """
       --format jsonl|tty|html Output: frames as JSON lines, a live terminal view, or one
                               HTML page (default: tty on a terminal, else jsonl).
       -o, --output FILE       Write the output to FILE instead of standard output.
       --every-sample          One frame per input sample instead of one per display frame.
-      --rate HZ               Display frames per second, \(rateRange.lowerBound.compact) to \(rateRange.upperBound.compact) (default 60).
+      --rate HZ               Display frames per second, \(rateRange.lowerBound.compact) to \(rateRange.upperBound.compact) (default \(CardConfiguration.defaultDisplayRateHz.compact)).
       --filter none|lowpass|oneeuro
                               Smoothing of the attitude (default oneeuro: steady at
                               rest, quick in turns).
-      --tau S                 Low-pass time constant in seconds (default 0.103, the
+      --tau S                 Low-pass time constant in seconds (default \(SmoothingFilter.classicLowPassTau.compact), the
                               classic tilt card's x += (new - x)·0.15 at 60 Hz).
       --min-cutoff HZ         One Euro minimum cutoff frequency (default \(oneEuro.minCutoff.compact)).
       --beta B                One Euro cutoff gain in Hz per rad/s of turn (default \(oneEuro.beta.compact)).
@@ -98,9 +99,9 @@ struct PipelineOptions {
                               turns, longer while the card is pushed).
       --reference start|none  Attitude relative to the start (default), or absolute.
       --gain DEG_PER_RAD      Card rotation per radian of tilt (default \(card.gain.compact)).
-      --max-tilt DEG          Largest card rotation about each axis, 0 to 90 degrees
+      --max-tilt DEG          Largest card rotation about each axis, \(CardConfiguration.maxTiltRange.lowerBound.compact) to \(CardConfiguration.maxTiltRange.upperBound.compact) degrees
                               (default \(card.maxTilt.compact)).
-      --perspective P         Perspective strength, 0 to 1 (default \(card.perspective.compact)).
+      --perspective P         Perspective strength, \(CardConfiguration.perspectiveRange.lowerBound.compact) to \(CardConfiguration.perspectiveRange.upperBound.compact) (default \(card.perspective.compact)).
       --mount-matrix "a,b,c; d,e,f; g,h,i"
                               Device-to-card axes, in udev's ACCEL_MOUNT_MATRIX syntax.
       --flip-on button|turnover|none
@@ -114,7 +115,7 @@ struct PipelineOptions {
                               key starts them again.
       --card-size WxH         Card size in points (default \(card.width.compact)x\(card.height.compact)).
       --stick-range DEG       Tilt of a joystick at full deflection, \(stickRangeRange.lowerBound.compact) to \(stickRangeRange.upperBound.compact) degrees
-                              (default 45).
+                              (default \(SampleDecoder.defaultStickRangeDegrees.compact)).
       --serve [HOST:]PORT     Serve the card live to a browser at http://HOST:PORT/
                               (HOST default 127.0.0.1; PORT 0 picks a free one); updates
                               run while a viewer has the page visible. On loopback a
@@ -139,13 +140,13 @@ struct PipelineOptions {
     fusion = try a.choice("fusion", as: Fusion.self) ?? fusion
     fusionTau = try a.number("fusion-tau", in: 0.01...1000)
     reference = try a.choice("reference", as: Reference.self) ?? reference
-    gain = try a.number("gain", in: -1000...1000) ?? gain
+    gain = try a.number("gain", in: CardConfiguration.gainRange) ?? gain
     maxTilt = try a.number("max-tilt", in: CardConfiguration.maxTiltRange) ?? maxTilt
-    perspective = try a.number("perspective", in: 0...1) ?? perspective
+    perspective = try a.number("perspective", in: CardConfiguration.perspectiveRange) ?? perspective
     mountMatrix = a.string("mount-matrix")
     flipOn = try a.choice("flip-on", as: FlipOn.self) ?? flipOn
     flipStyle = try a.choice("flip-style", as: FlipStyle.self) ?? flipStyle
-    idleStop = try a.number("idle-stop", in: 0.001...86_400)
+    idleStop = try a.number("idle-stop", in: CardConfiguration.idleStopRange)
     stickRange = try a.number("stick-range", in: Self.stickRangeRange) ?? stickRange
     if let text = a.string("serve") {
       do {
@@ -168,7 +169,7 @@ struct PipelineOptions {
     if let size = a.string("card-size") {
       let parts = size.lowercased().split(separator: "x", omittingEmptySubsequences: false)
       guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
-        w.isFinite, h.isFinite, w > 0, h > 0, w <= 10_000, h <= 10_000
+        CardConfiguration.sizeRange.contains(w), CardConfiguration.sizeRange.contains(h)
       else {
         throw UsageError("'--card-size' needs WIDTHxHEIGHT in points, like 340x220, not '\(size)'")
       }
