@@ -1858,6 +1858,44 @@ SCENARIOS.append((29, "IIO sensor hub on the live page: a viewer opens it and ge
                   s29_iio_serve))
 
 
+# 30: info --measure on an IIO sensor (issue 21) ------------------------------
+def s30_iio_info_measures():
+    """`info --json --measure 2` on the hub's accelerometer while it reports at
+    100 Hz: the rate of its scans by the hub's timestamps within 10 % of 100 Hz,
+    and the buffer disabled afterwards."""
+    import threading
+
+    sh = _sensorhub()
+    hub = sh.SensorHub()
+    stop = threading.Event()
+    player = None
+    try:
+        accel = hub.accel_node
+        player = _hub_reporting(hub, dev.up_vector(0, 0), (0, 0, 0), stop)
+        r = subprocess.run(cli("info", accel, "--json", "--measure", "2"), capture_output=True, text=True,
+                           timeout=60)
+        with open(log("s30-info.txt"), "w") as f:
+            f.write("exit %d\n%s\n%s" % (r.returncode, r.stderr, r.stdout))
+        enabled = hub.buffer_enabled("accel")
+    finally:
+        stop.set()
+        if player:
+            player.join()
+        hub.destroy()
+    check(r.returncode == 0, "info --measure of %s exited %d: %s" % (accel, r.returncode, r.stderr[-300:]))
+    measured = json.loads(r.stdout).get("measured") or {}
+    hz = measured.get("rateHz") or 0
+    check(abs(hz - 100) < 10, "measured %s (want about 100 Hz)" % measured)
+    check(not enabled, "the buffer is still enabled after info")
+    FIGURES.append("s30 IIO info --measure 2: %.2f Hz, median %.3f ms, std dev %.3f ms, %d gaps (%d scans)" % (
+        hz, measured["medianIntervalMs"], measured["intervalStdDevMs"], measured["gaps"], measured["scans"]))
+    return "%.2f Hz over %d scans (median %.3f ms, std dev %.3f ms, %d gaps); buffer disabled after" % (
+        hz, measured["scans"], measured["medianIntervalMs"], measured["intervalStdDevMs"], measured["gaps"])
+
+
+SCENARIOS.append((30, "IIO sensor hub: info --measure gives the rate of its scans", s30_iio_info_measures))
+
+
 def main():
     global CLI, WORK
     ap = argparse.ArgumentParser()
