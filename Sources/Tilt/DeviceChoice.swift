@@ -60,10 +60,16 @@ public enum DeviceChoice {
     return best?.device.path
   }
 
-  /// The first device with a gyroscope (to calibrate), or why there is none.
+  /// The first device with a gyroscope (`tilt-cli calibrate`): an evdev
+  /// one, else an IIO IMU's accelerometer node; or why there is none.
   public static func firstGyroscopeDevice() throws -> String {
-    let withGyroscope = DeviceListing.scan().entries.first { $0.profile?.gyroAxes != nil }
+    let listing = DeviceListing.scan()
+    let withGyroscope = listing.entries.first { $0.profile?.gyroAxes != nil }
     if let path = withGyroscope?.device.path { return path }
+    let iio = IIOIMU.group(listing.iioDevices).first {
+      $0.gyroscope != nil && IIOUsability.reason(for: $0) == nil
+    }
+    if let iio { return iio.accelerometer.nodePath }
     _ = try firstMotionDevice()
     throw TiltError.noGyroscopeDevice(directory: inputDirectory)
   }
@@ -72,6 +78,13 @@ public enum DeviceChoice {
   public static func firstMotionDevice() throws -> String {
     if let path = firstMotionDeviceIfAny() { return path }
     let listing = DeviceListing.scan()
+    let iioProblem = IIOIMU.group(listing.iioDevices).lazy.compactMap { imu in
+      IIOUsability.reason(for: imu).map {
+        TiltError.notAMotionDevice(
+          path: imu.accelerometer.nodePath, name: imu.name, reason: $0, isRecording: false)
+      }
+    }.first
+    if listing.entries.isEmpty, let iioProblem { throw iioProblem }
     if listing.entries.isEmpty {
       throw TiltError.noInputDevices(directory: inputDirectory)
     }

@@ -2,6 +2,7 @@ import Attitude
 import Evdev
 import EvdevCore
 import Foundation
+import IIO
 import SystemCalls
 
 /// Measures a live device's gyroscope bias while it is held still: the device is read for a while, every sample
@@ -27,25 +28,22 @@ public final class GyroCalibrator {
   public static let maximumBiasDegreesPerSecond = GyroBiasCalibration.maximumBias * 180 / .pi
 
   public let devicePath: String
-  public let info: DeviceInfo
-  private let device: LiveDevice
-  private var decoder: SampleDecoder
+  /// The device as the bias store knows it (an IIO IMU: its accelerometer and gyroscope).
+  public var info: DeviceInfo { samples.info }
+  private let samples: any CalibrationSamples
 
-  /// Opens `devicePath`; fails when it has no gyroscope.
+  /// Opens `devicePath`, an evdev node or an IIO sensor (`/dev/iio:deviceN`:
+  /// its accelerometer with the gyroscope of its hub); fails when it has no
+  /// gyroscope.
   public init(devicePath: String, configuration: TiltConfiguration = TiltConfiguration()) throws {
     self.devicePath = devicePath
-    device = try LiveDevice(path: devicePath)
-    info = device.info
-    let profile = try DeviceSetup.profile(
-      for: info, configuration: configuration, device: devicePath)
-    guard profile.gyroAxes != nil else {
-      device.close()
-      throw TiltError.noGyroscope(path: devicePath, name: info.name)
-    }
-    decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
+    samples =
+      IIOIMU.isIIOReference(devicePath)
+      ? try IIOCalibrationSamples(reference: devicePath, configuration: configuration)
+      : try EvdevCalibrationSamples(devicePath: devicePath, configuration: configuration)
   }
 
-  deinit { device.close() }
+  deinit { samples.close() }
 
   /// Reads the device for `seconds` of wall time, calling `progress` with
   /// the fraction done (0…1) as samples arrive. Fails when the device moved
@@ -59,16 +57,12 @@ public final class GyroCalibrator {
     var left = seconds
     progress(0)
     while left > 0 {
-      let ready = try loop.turn(until: end, watching: [device.fileDescriptor]).ready
-      if !ready.isEmpty {
-        for frame in try device.readFrames() {
-          guard let sample = decoder.decode(frame), let motion = sample.item.motion else {
-            continue
-          }
-          calibration.add(motion)
-          if calibration.hasMoved {
-            throw TiltError.movedDuringCalibration(path: devicePath)
-          }
+      let wake = [end, samples.deadline].compactMap { $0 }.min()
+      let ready = try loop.turn(until: wake, watching: samples.pollDescriptors).ready
+      for motion in try samples.read(ready: ready) {
+        calibration.add(motion)
+        if calibration.hasMoved {
+          throw TiltError.movedDuringCalibration(path: devicePath)
         }
       }
       left = MonotonicInstant.now.duration(to: end).seconds

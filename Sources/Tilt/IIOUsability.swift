@@ -3,6 +3,22 @@ import IIO
 
 /// Why an IIO sensor can't drive the card (SPEC §3's `devices`), or `nil` when it can.
 public enum IIOUsability {
+  /// The IMU that `reference` (`/dev/iio:deviceN`, `iio:deviceN` or its sysfs
+  /// directory) names, or an error that says why it can't drive the card or
+  /// what there is.
+  public static func imu(_ reference: String) throws -> IIOIMU {
+    let devices = IIOScanner.scan()
+    if let imu = IIOIMU.find(reference, in: devices) { return imu }
+    let name = (reference as NSString).lastPathComponent
+    if let device = devices.first(where: { $0.deviceName == name }),
+      let reason = reason(for: device, among: devices)
+    {
+      throw TiltError.notAMotionDevice(
+        path: reference, name: device.name, reason: reason, isRecording: false)
+    }
+    throw TiltError.noIIOSensor(reference: reference, directory: IIOScanner.sysfsDirectory)
+  }
+
   /// For an IMU: `nil` when its accelerometer can be read by this user.
   public static func reason(for imu: IIOIMU) -> String? {
     [imu.accelerometer, imu.gyroscope].compactMap { $0 }.lazy.compactMap(accessProblem).first
@@ -28,8 +44,8 @@ public enum IIOUsability {
       }
       let enable = device.sysfsPath + "/buffer/enable"
       if !files.isReadableFile(atPath: device.nodePath) || !files.isWritableFile(atPath: enable) {
-        return "permission denied: \(device.nodePath) and \(enable) need root or the udev rule "
-          + IIOError.udevRule
+        return "permission denied: \(device.nodePath) and \(enable) need root, or the udev rule "
+          + IIOError.udevRule + " in /etc/udev/rules.d/70-tilt-iio.rules"
       }
     } else {
       let raw =

@@ -28,6 +28,8 @@ public enum TiltError: Error, Hashable, Sendable, CustomStringConvertible {
   case notAMotionDevice(path: String, name: String, reason: String, isRecording: Bool)
   /// The device at `path` has no gyroscope, so it has no bias to measure.
   case noGyroscope(path: String, name: String)
+  /// No IIO accelerometer or gyroscope is called `reference` in `directory`.
+  case noIIOSensor(reference: String, directory: String)
   /// The live device went away: unplugged, or its driver removed.
   case deviceGone(path: String)
   /// `directory` cannot be watched (inotify) for a device coming back.
@@ -47,6 +49,7 @@ public enum TiltError: Error, Hashable, Sendable, CustomStringConvertible {
     case .noInputDevices(let directory), .noMotionDevice(let directory, _),
       .noGyroscopeDevice(let directory), .cannotWatch(let directory, _):
       return directory
+    case .noIIOSensor(let reference, _): return reference
     case .devicesNotReadable(_, let first): return first.path
     case .notAMotionDevice(let path, _, _, _), .noGyroscope(let path, _), .deviceGone(let path),
       .movedDuringCalibration(let path), .turnedDuringCalibration(let path, _),
@@ -74,8 +77,11 @@ public enum TiltError: Error, Hashable, Sendable, CustomStringConvertible {
           ? "Replay a recording of an accelerometer, an IMU or a joystick."
           : "Choose an accelerometer, an IMU or a joystick.")
     case .noGyroscope(let path, let name):
-      return "\(path): \"\(name)\" has no gyroscope, so there is no bias to measure; "
-        + "an accelerometer needs no calibration"
+      return "\(path): \"\(name)\" has no gyroscope: nothing to calibrate (no bias to "
+        + "measure; an accelerometer needs no calibration)"
+    case .noIIOSensor(let reference, let directory):
+      return "\(reference): no IIO accelerometer or gyroscope of that name in \(directory); "
+        + "list the devices to see the sensors there are"
     case .deviceGone(let path):
       return "\(path) went away (unplugged?)"
     case .cannotWatch(let directory, let errno):

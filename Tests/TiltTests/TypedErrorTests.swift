@@ -30,6 +30,7 @@ import Tilt
     .notAMotionDevice(path: path, name: "keys", reason: "keys only", isRecording: false),
     .notAMotionDevice(path: "keys.evemu", name: "keys", reason: "keys only", isRecording: true),
     .noGyroscope(path: path, name: "accel"),
+    .noIIOSensor(reference: path, directory: "/sys/bus/iio/devices"),
     .deviceGone(path: path),
     .cannotWatch(directory: "/dev/input", .noSuchFile),
     .movedDuringCalibration(path: path),

@@ -1640,7 +1640,264 @@ SCENARIOS.append((26, "hid-nintendo reports 0.67 % slower than its stamps: one f
                   s26_nintendo_clock))
 
 
-def s27_still_flip():
+# 27: calibrate an IIO IMU (issue 21) ----------------------------------------
+def _hub_reporting(hub, up, rate_dps, stop, period_s=0.01):
+    """Reports (up, rate) at period_s of wall time until stop is set."""
+    import threading
+
+    def loop():
+        next_t = time.monotonic()
+        while not stop.is_set():
+            hub.report(up, rate_dps, period_s)
+            next_t += period_s
+            delay = next_t - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+
+    t = threading.Thread(target=loop, daemon=True)
+    t.start()
+    return t
+
+
+def s27_iio_calibrate():
+    """A still sensor hub whose gyroscope reads a steady 5 deg/s about x:
+    calibrate measures it within 0.05 deg/s and stores it; live started on
+    the same hub from it moves less than 0.25 deg over its first 2 s. A hub
+    with an accelerometer alone: exit 1, nothing to calibrate, the node named."""
+    import tempfile
+    import threading
+
+    sh = _sensorhub()
+    bias = (5.0, 0.0, 0.0)  # deg/s, card frame
+    up = dev.up_vector(10, -5)
+    state = tempfile.mkdtemp(prefix="tilt-state-")
+    stop = threading.Event()
+    hub = sh.SensorHub()
+    player = live = None
+    try:
+        accel = hub.accel_node
+        player = _hub_reporting(hub, up, bias, stop)
+        r = _calibrate(accel, state, seconds=3)
+        with open(log("s27-calibrate.txt"), "w") as f:
+            f.write("exit %d\n%s\n%s" % (r.returncode, r.stderr, r.stdout))
+        check(r.returncode == 0, "calibrate of a still hub with a 5 deg/s bias exited %d: %s" % (
+            r.returncode, r.stderr[-400:]))
+        got = json.loads(r.stdout)
+        err = max(abs(a - b) for a, b in zip(got["bias"], bias))
+        check(got["device"] == accel, "calibrate --json names %r, not %s" % (got["device"], accel))
+        check(err < 0.05, "measured bias %s deg/s, played %s" % (got["bias"], bias))
+        check(got.get("large") is True, "calibrate --json does not say the 5 deg/s bias is large: %s" % got)
+        stored = os.listdir(os.path.join(state, "tilt"))
+        check(len(stored) == 1, "expected one stored bias file, found %s" % stored)
+        os.environ["XDG_STATE_HOME"] = state
+        try:
+            live = Watched(cli("live", "--device", accel, "--format", "jsonl", "--every-sample"),
+                           log("s27-live.txt"))
+        finally:
+            del os.environ["XDG_STATE_HOME"]
+        live.wait_open(accel)
+        _eventually(lambda: hub.buffer_enabled("accel") and hub.buffer_enabled("gyro"), 10)
+        time.sleep(2.6)
+        rc = live.interrupt()
+    finally:
+        stop.set()
+        if player:
+            player.join()
+        if live:
+            live.kill()
+            live.save_log()
+        hub.destroy()
+    check(rc == 0, "live did not exit cleanly: " + live.describe_exit())
+    check("starting from the stored gyroscope bias (calibration)" in live.stderr_text(),
+          "live on the same hub did not start from the stored bias: %r" % live.stderr_text()[-400:])
+    frames = live.frames()
+    check(len(frames) > 150 and frames[-1]["t"] >= 2.0, "live wrote %d frames, the last at %s s" % (
+        len(frames), frames[-1]["t"] if frames else None))
+    first = frames[0]["attitude"]["quaternion"]
+    drift = max(_quaternion_angle_deg(first, f["attitude"]["quaternion"]) for f in frames if f["t"] <= 2.0)
+    check(drift < 0.25, "started from the stored 5 deg/s bias, live moved %.3f deg over its first 2 s at rest" % drift)
+
+    plain = sh.SensorHub(gyro=False)
+    try:
+        r2 = _calibrate(plain.accel_node, tempfile.mkdtemp(prefix="tilt-state-"), seconds=1)
+    finally:
+        plain.destroy()
+    check(r2.returncode == 1 and "nothing to calibrate" in r2.stderr and plain.accel_node in r2.stderr,
+          "a hub without a gyroscope: exit %d, %s" % (r2.returncode, r2.stderr[-300:]))
+    FIGURES.append("s27 IIO calibrate 5 deg/s: error %.4f deg/s (%d samples), live drift over 2 s %.3f deg" % (
+        err, got["samples"], drift))
+    return "hub %s: 5 deg/s measured within %.4f deg/s (%d samples), stored; live from it moved %.3f deg in 2 s; " \
+        "accelerometer alone: nothing to calibrate" % (accel, err, got["samples"], drift)
+
+
+SCENARIOS.append((27, "IIO sensor hub: calibrate a 5 deg/s bias, stored; live from it does not drift",
+                  s27_iio_calibrate))
+
+
+# 28: an IIO sensor without root (issue 21) -----------------------------------
+def s28_iio_permissions():
+    """As nobody, the hub's node (devtmpfs: root's, 0600) is refused with the
+    node and README's udev rule named. Then the rule as udev would apply it:
+    its RUN command on each device's sysfs folder, and the node given to
+    nobody (uaccess gives it to the seat's user by an ACL). nobody's live
+    then sets up both buffers on the real driver, follows the hub and
+    disables them on exit: the rule makes writable all that the reader writes."""
+    sh = _sensorhub()
+    readme = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "README.md")
+    rule = next(l.strip() for l in open(readme) if l.startswith('SUBSYSTEM=="iio"'))
+    command = re.search(r"RUN\+=\"/bin/sh -c '([^']*)'", rule).group(1)
+    nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    hub = sh.SensorHub()
+    live = None
+    try:
+        accel, gyro = hub.accel_node, hub.gyro_node
+        denied = subprocess.run(nobody + cli("live", "--device", accel, "--format", "jsonl"),
+                                capture_output=True, text=True, timeout=60)
+        with open(log("s28-denied.txt"), "w") as f:
+            f.write("exit %d\n%s" % (denied.returncode, denied.stderr))
+        applied = []
+        for d in (hub.accel_dir, hub.gyro_dir):
+            devpath = os.path.realpath(str(d))[len("/sys"):]
+            r = subprocess.run(["/bin/sh", "-c", command.replace("%p", devpath)], capture_output=True, text=True)
+            applied.append((devpath, r.returncode, r.stderr.strip()))
+        for node in (accel, gyro):
+            os.chown(node, 65534, 65534)
+        live = Watched(cli("live", "--device", accel, "--format", "jsonl", "--every-sample"), log("s28-live.txt"),
+                       prefix=nobody)
+        live.wait_open(accel)
+        enabled = _eventually(lambda: hub.buffer_enabled("accel") and hub.buffer_enabled("gyro"), 10)
+        hub.play([(dev.up_vector(20, 0), (0, 0, 0))] * 100)
+        live.wait_quiet(0.5)
+        rc = live.interrupt()
+        disabled = not hub.buffer_enabled("accel") and not hub.buffer_enabled("gyro")
+    finally:
+        if live:
+            live.kill()
+            live.save_log()
+        hub.destroy()
+    msg = denied.stderr
+    check(denied.returncode == 1 and accel in msg and "permission denied" in msg and rule in msg,
+          "as nobody: exit %d, stderr %r (want 1, the node, 'permission denied' and README's rule)" % (
+              denied.returncode, msg[-400:]))
+    check(all(code == 0 for _, code, _ in applied), "the rule's RUN command failed: %s" % applied)
+    check(rc == 0 and enabled, "nobody's live after the rule: exit %s, buffers enabled %s; %s" % (
+        rc, enabled, live.stderr_text()[-400:]))
+    frames = live.frames()
+    check(len(frames) >= 95, "nobody's live wrote %d frames for 100 reports" % len(frames))
+    tilt = gravity_error(frames[-1], dev.up_vector(20, 0))
+    check(tilt < 1.0, "held at pitch 20: gravity %s is %.2f° off" % (frames[-1]["gravity"], tilt))
+    check(disabled, "nobody's live left a buffer enabled on exit")
+    return "nobody: refused with the node and the rule; after the rule, %d frames (gravity %.2f° off), " \
+        "buffers disabled on exit" % (len(frames), tilt)
+
+
+SCENARIOS.append((28, "IIO sensor hub without root: the node and the udev rule named; the rule is enough",
+                  s28_iio_permissions))
+
+
+# 29: the live page fed by an IIO sensor (issue 21) ---------------------------
+def s29_iio_serve():
+    """`live --serve` on the hub: no viewer, the node closed and both buffers
+    disabled; a viewer on /frames opens them and gets the played tilt; the
+    viewer gone, they are closed and disabled again."""
+    _loopback_up()
+    sh = _sensorhub()
+    hub = sh.SensorHub()
+    live = v = None
+    up = dev.up_vector(30, -20)
+    try:
+        accel = hub.accel_node
+        live = Watched(cli("live", "--device", accel, "--serve", "127.0.0.1:0", "--format", "jsonl",
+                           "--every-sample"), log("s29-live.txt"))
+        deadline = time.monotonic() + 30
+        port = None
+        while port is None and time.monotonic() < deadline and live.proc.poll() is None:
+            for line in list(live.err):
+                m = re.match(r"serving http://127\.0\.0\.1:(\d+)/$", line)
+                if m:
+                    port = int(m.group(1))
+            time.sleep(0.05)
+        check(port, "no 'serving http://127.0.0.1:PORT/' line: %s" % live.describe_exit())
+        time.sleep(0.5)
+        idle = json.loads(_http(port, "GET", "/state")[1])
+        idle_enabled = hub.buffer_enabled("accel") or hub.buffer_enabled("gyro")
+        idle_open = live.holds(accel)
+        v = _SSEViewer(port)
+        live.wait_open(accel)
+        enabled = _eventually(lambda: hub.buffer_enabled("accel") and hub.buffer_enabled("gyro"), 10)
+        hub.play([(up, (0, 0, 0))] * 100)
+        _eventually(lambda: len(v.frames()) >= 95, 10)
+        watched = json.loads(_http(port, "GET", "/state")[1])
+        frames = v.frames()
+        v.close()
+        closed = _eventually(lambda: not live.holds(accel) and not hub.buffer_enabled("accel")
+                             and not hub.buffer_enabled("gyro"), 10)
+        after = json.loads(_http(port, "GET", "/state")[1])
+        rc = live.interrupt()
+    finally:
+        if v:
+            v.close()
+        if live:
+            live.kill()
+            live.save_log()
+        hub.destroy()
+    check(idle["device"] == "closed" and not idle_enabled and not idle_open,
+          "no viewer: /state %s, node open %s, a buffer enabled %s" % (idle, idle_open, idle_enabled))
+    check(enabled and watched["device"] == "open" and watched["state"] == "active",
+          "a viewer: buffers enabled %s, /state %s" % (enabled, watched))
+    check(len(frames) >= 95, "the viewer got %d frames for 100 reports" % len(frames))
+    tilt = gravity_error(frames[-1], hub.encoded_up(up))
+    check(tilt < 1.0, "held at pitch 30, roll -20: the page's gravity %s is %.2f° off" % (frames[-1]["gravity"], tilt))
+    check(closed and after["device"] == "closed", "the viewer gone: closed and disabled %s, /state %s" % (closed, after))
+    check(rc == 0, "exit %s on SIGINT" % rc)
+    return "no viewer: closed, buffers disabled; a viewer: %d frames, gravity %.2f° from the played tilt; " \
+        "viewer gone: closed and disabled again" % (len(frames), tilt)
+
+
+SCENARIOS.append((29, "IIO sensor hub on the live page: a viewer opens it and gets the tilt, none closes it",
+                  s29_iio_serve))
+
+
+# 30: info --measure on an IIO sensor (issue 21) ------------------------------
+def s30_iio_info_measures():
+    """`info --json --measure 2` on the hub's accelerometer while it reports at
+    100 Hz: the rate of its scans by the hub's timestamps within 10 % of 100 Hz,
+    and the buffer disabled afterwards."""
+    import threading
+
+    sh = _sensorhub()
+    hub = sh.SensorHub()
+    stop = threading.Event()
+    player = None
+    try:
+        accel = hub.accel_node
+        player = _hub_reporting(hub, dev.up_vector(0, 0), (0, 0, 0), stop)
+        r = subprocess.run(cli("info", accel, "--json", "--measure", "2"), capture_output=True, text=True,
+                           timeout=60)
+        with open(log("s30-info.txt"), "w") as f:
+            f.write("exit %d\n%s\n%s" % (r.returncode, r.stderr, r.stdout))
+        enabled = hub.buffer_enabled("accel")
+    finally:
+        stop.set()
+        if player:
+            player.join()
+        hub.destroy()
+    check(r.returncode == 0, "info --measure of %s exited %d: %s" % (accel, r.returncode, r.stderr[-300:]))
+    measured = json.loads(r.stdout).get("measured") or {}
+    hz = measured.get("rateHz") or 0
+    check(abs(hz - 100) < 10, "measured %s (want about 100 Hz)" % measured)
+    check(not enabled, "the buffer is still enabled after info")
+    FIGURES.append("s30 IIO info --measure 2: %.2f Hz, median %.3f ms, std dev %.3f ms, %d gaps (%d scans)" % (
+        hz, measured["medianIntervalMs"], measured["intervalStdDevMs"], measured["gaps"], measured["scans"]))
+    return "%.2f Hz over %d scans (median %.3f ms, std dev %.3f ms, %d gaps); buffer disabled after" % (
+        hz, measured["scans"], measured["medianIntervalMs"], measured["intervalStdDevMs"], measured["gaps"])
+
+
+SCENARIOS.append((30, "IIO sensor hub: info --measure gives the rate of its scans", s30_iio_info_measures))
+
+
+
+def s31_still_flip():
     """A still device (evdev sends nothing while nothing changes): a flip over /control animates
     to 180° at the display rate and the page shows the back, with display frames and with
     --every-sample (issue 23: with --every-sample one frame said flipped at 0° and no other came)."""
@@ -1651,7 +1908,7 @@ def s27_still_flip():
         node = dev.node_of(ui)
         mode = "every-sample" if extra else "display frames"
         live = Watched(cli("live", "--device", node, "--serve", "127.0.0.1:0", "--format", "jsonl", *extra),
-                       log("s27-live-%s.txt" % ("every" if extra else "frames")))
+                       log("s31-live-%s.txt" % ("every" if extra else "frames")))
         v = None
         try:
             deadline = time.monotonic() + 30
@@ -1698,7 +1955,7 @@ def s27_still_flip():
     return "; ".join(said)
 
 
-SCENARIOS.append((27, "still device: a flip from the page animates to the back at the display rate", s27_still_flip))
+SCENARIOS.append((31, "still device: a flip from the page animates to the back at the display rate", s31_still_flip))
 
 def main():
     global CLI, WORK

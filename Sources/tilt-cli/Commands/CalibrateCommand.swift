@@ -11,16 +11,18 @@ enum CalibrateCommand: Command {
   static let help = """
     Lay the device on a table, or hold it very still, while it is measured.
     The bias is stored under $XDG_STATE_HOME/tilt (else ~/.local/state/tilt),
-    one file a device (by its uniq, else bus, vendor, product and name), and
-    'tilt-cli live' starts from it. A device that moves during the
+    one file a device (by its uniq, else bus, vendor, product and name; an
+    IIO sensor by its hub and its sensors' names), and 'tilt-cli live' starts
+    from it. A device that moves during the
     measurement gets exit 1 and nothing is stored. Moving is judged by how
     the readings vary, not by their mean: a steady bias of any size up to
     \(degrees(GyroCalibrator.maximumBiasDegreesPerSecond)) deg/s on an axis is measured, and said to be large beyond the
     \(degrees(GyroCalibrator.largeBiasDegreesPerSecond)) deg/s that live learns by itself (such a device drifts without it).
 
     OPTIONS:
-      --device PATH           The evdev node (default: the first motion device with
-                              a gyroscope).
+      --device PATH           The evdev node, or an IIO sensor, /dev/iio:device0 (its
+                              accelerometer with the gyroscope of its hub) (default:
+                              the first motion device with a gyroscope).
       --duration S            Seconds to measure, 0.5 to 600 (default: 3).
       --json                  Print {"device", "bias", "uncertainty", "samples",
                               "large"}: bias and uncertainty in deg/s, card

@@ -7,9 +7,11 @@ enum InfoCommand: Command {
   static let usage = "info SOURCE [--json]"
   static let help = """
     ARGUMENTS:
-      SOURCE                  An evdev node (/dev/input/eventN), an evemu recording or a
-                              CSV log. A live device is also measured for one second:
-                              sample rate, interval jitter, dropped frames, clock wraps.
+      SOURCE                  An evdev node (/dev/input/eventN), an IIO sensor
+                              (/dev/iio:deviceN), an evemu recording or a CSV log. A
+                              live device is also measured for one second: sample rate,
+                              interval jitter, dropped frames, clock wraps (an IIO
+                              buffer's by its scans' in_timestamp).
 
     OPTIONS:
       --json                  One JSON object instead of text.
@@ -25,7 +27,7 @@ enum InfoCommand: Command {
     }
     let seconds = try arguments.number("measure", in: 0...60) ?? 1
     if IIOIMU.isIIOReference(source) {
-      return try IIOLive.info(reference: source, json: arguments.has("json"))
+      return try IIOLive.info(reference: source, json: arguments.has("json"), measure: seconds)
     }
     let report = try SourceReport.make(for: source, measureSeconds: seconds)
     if arguments.has("json") {

@@ -8,19 +8,7 @@ import TiltCard
 enum IIOLive {
   /// The IMU that `reference` (`/dev/iio:deviceN`, `iio:deviceN` or its sysfs
   /// directory) names, or an error that says what there is.
-  static func imu(_ reference: String) throws -> IIOIMU {
-    let devices = IIOScanner.scan()
-    if let imu = IIOIMU.find(reference, in: devices) { return imu }
-    let name = (reference as NSString).lastPathComponent
-    if let device = devices.first(where: { $0.deviceName == name }),
-      let reason = IIOUsability.reason(for: device, among: devices)
-    {
-      throw Failure("\(reference): \"\(device.name)\" can't drive the card: \(reason)")
-    }
-    throw Failure(
-      "\(reference): no IIO accelerometer or gyroscope of that name in \(IIOScanner.sysfsDirectory); "
-        + "'tilt-cli devices' lists the sensors")
-  }
+  static func imu(_ reference: String) throws -> IIOIMU { try IIOUsability.imu(reference) }
 
   /// What `live` says on stderr about the sensors it chose.
   static func chosen(_ imu: IIOIMU, polling: Double?) -> String {
@@ -36,10 +24,6 @@ enum IIOLive {
   }
 
   static func live(options: PipelineOptions, reference: String, wait: Bool) throws -> Int32 {
-    if options.serve != nil {
-      throw Failure(
-        "\(reference): --serve does not serve IIO sensors yet; use --format jsonl or tty")
-    }
     let imu = try imu(reference)
     var configuration = try options.tiltConfiguration()
     configuration.gyroBiasStore = GyroBiasStore()
@@ -50,6 +34,15 @@ enum IIOLive {
       onNote: { note in StandardError.write("tilt-cli live: \(LibraryErrorText.describe(note))\n") }
     )
     StandardError.write(chosen(imu, polling: manager.pollInterval))
+    var page: LivePage?
+    if let address = options.serve {
+      page = try LivePage(
+        address: address, card: configuration.card, title: manager.deviceInfo.name,
+        token: options.serveToken)
+      try page?.attach(to: manager)
+      (manager.pipeline.sink as? TerminalSink)?.servedURL = page?.server.url
+    }
+    defer { page?.server.close() }
     if manager.pipeline.sink is TerminalSink {
       manager.participants.append(TerminalKeys(pipeline: manager.pipeline))
     } else if options.output == nil {
@@ -114,7 +107,7 @@ enum IIOLive {
   }
 
   /// `info` of an IIO sensor: kind, scale, rate, buffer, trigger, why not usable.
-  static func info(reference: String, json: Bool) throws -> Int32 {
+  static func info(reference: String, json: Bool, measure seconds: Double = 0) throws -> Int32 {
     let devices = IIOScanner.scan()
     let name = (reference as NSString).lastPathComponent
     guard let device = devices.first(where: { $0.deviceName == name }) else {
@@ -123,8 +116,19 @@ enum IIOLive {
     }
     let reason = IIOUsability.reason(for: device, among: devices)
     let imu = IIOIMU.find(reference, in: devices)
+    var rate: IIORate?
+    if seconds > 0, reason == nil, device.hasBuffer {
+      let stream = try IIOStream(device: device, kinds: Array(device.kinds))
+      defer { stream.close() }
+      rate = try stream.measureRate(seconds: seconds)
+    }
     if json {
-      print(listingJSON(device, among: devices).serialized(pretty: true))
+      var listing = listingJSON(device, among: devices)
+      if case .object(var fields) = listing, let rate {
+        fields.append(("measured", measuredJSON(rate, seconds: seconds)))
+        listing = .object(fields)
+      }
+      print(listing.serialized(pretty: true))
     } else {
       var lines = [
         "\(device.nodePath): \"\(device.name)\" (IIO, \(device.sysfsPath))",
@@ -140,9 +144,37 @@ enum IIOLive {
       } else if let imu, imu.accelerometer != device {
         lines.append("  paired with: \(imu.accelerometer.nodePath) (\(imu.accelerometer.name))")
       }
+      if let rate { lines += measuredLines(rate, seconds: seconds) }
+      if seconds > 0, !device.hasBuffer {
+        let hz = IIOMotionManager.pollRate(for: device)
+        lines.append("  rate: polled at \(hz.compact) Hz by tilt (no buffer: nothing to measure)")
+      }
       print(lines.joined(separator: "\n"))
     }
     return ExitStatus.success
+  }
+
+  /// `info --measure` of a buffered sensor: the rate of its scans by their timestamps.
+  static func measuredLines(_ rate: IIORate, seconds: Double) -> [String] {
+    let over = " (measured over \(seconds.compact) s, \(rate.scanCount) scans, by in_timestamp)"
+    guard let hz = rate.rateHz else { return ["  rate: under two scans" + over] }
+    func ms(_ v: Double?) -> String { v.map { String(format: "%.3f ms", $0) } ?? "-" }
+    return [
+      String(format: "  rate: %.1f Hz", hz) + over,
+      "  interval: median \(ms(rate.medianIntervalMs)), std dev \(ms(rate.intervalStdDevMs)), "
+        + "p99 \(ms(rate.intervalP99Ms)); \(rate.gapCount) gaps over 1.5× the median, "
+        + "\(rate.timestampResets) timestamp resets",
+    ]
+  }
+
+  static func measuredJSON(_ rate: IIORate, seconds: Double) -> JSONValue {
+    .object([
+      ("seconds", .number(seconds)), ("scans", .number(Double(rate.scanCount))),
+      ("rateHz", JSONValue(rate.rateHz)), ("medianIntervalMs", JSONValue(rate.medianIntervalMs)),
+      ("intervalStdDevMs", JSONValue(rate.intervalStdDevMs)),
+      ("intervalP99Ms", JSONValue(rate.intervalP99Ms)), ("gaps", .number(Double(rate.gapCount))),
+      ("timestampResets", .number(Double(rate.timestampResets))),
+    ])
   }
 
   static func kind(_ device: IIODevice, imu: IIOIMU?) -> String {

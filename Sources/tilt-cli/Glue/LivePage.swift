@@ -14,6 +14,19 @@ final class ServerParticipant: LoopParticipant {
   func service(ready: Set<Int32>) throws { try server.service(ready: ready) }
 }
 
+/// A live source the page serves and drives: an evdev device's
+/// ``TiltMotionManager`` or an IIO sensor's ``IIOMotionManager``.
+protocol ServedLiveSource: AnyObject {
+  var participants: [any LoopParticipant] { get set }
+  var pipeline: TiltPipeline { get }
+  var isDeviceOpen: Bool { get }
+  var state: UpdateState { get }
+  func perform(_ command: CardSession.Command) throws
+}
+
+extension TiltMotionManager: ServedLiveSource {}
+extension IIOMotionManager: ServedLiveSource {}
+
 /// `--serve [HOST:]PORT` (SPEC §6): the live page's server, and the rule that
 /// ties its viewers to the updates: they run only while some viewer has the
 /// page visible and nobody asked to stop; otherwise the device is closed.
@@ -47,10 +60,10 @@ final class LivePage {
   var wanted: Bool { server.anyViewerVisible && !stoppedByViewer }
 
   /// Serves `manager`'s frames and state; the viewers start and stop it.
-  func attach(to manager: TiltMotionManager) throws {
+  func attach(to manager: any ServedLiveSource) throws {
     let server = self.server
     manager.participants.append(participant)
-    manager.observeFrames { server.broadcast($0) }
+    manager.pipeline.frameObservers.append { server.broadcast($0) }
     server.status = { [weak manager] in
       CardServer.Status(
         deviceOpen: manager?.isDeviceOpen ?? false, state: manager?.state ?? .stopped)
@@ -58,10 +71,10 @@ final class LivePage {
     let apply: () -> Void = { [self, weak manager] in
       guard let manager else { return }
       do {
-        if self.wanted {
-          try manager.startDeviceMotionUpdates()
-        } else {
-          try manager.stopDeviceMotionUpdates()
+        if self.wanted, manager.state == .stopped {
+          try manager.perform(.startUpdates)
+        } else if !self.wanted, manager.state == .active {
+          try manager.perform(.stopUpdates)
         }
       } catch {
         StandardError.write("tilt-cli live: \(LibraryErrorText.describe(error))\n")

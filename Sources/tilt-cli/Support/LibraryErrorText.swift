@@ -35,6 +35,9 @@ enum LibraryErrorText {
       return TiltError.cannotDrive(path, name, reason)
         + " Replay a recording of an accelerometer, an IMU or a joystick "
         + "('tilt-cli info FILE' tells what a file is)."
+    case .noIIOSensor(let reference, let directory):
+      return "\(reference): no IIO accelerometer or gyroscope of that name in \(directory); "
+        + "'tilt-cli devices' lists the sensors"
     case .movedDuringCalibration(let path):
       return "\(path): the device moved during the measurement; lay it on a table "
         + "(or hold it still) and run 'tilt-cli calibrate' again. Nothing was stored."

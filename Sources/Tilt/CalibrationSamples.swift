@@ -1,0 +1,83 @@
+import Attitude
+import Evdev
+import EvdevCore
+import IIO
+import SystemCalls
+
+/// Where ``GyroCalibrator`` reads its samples: a live device, read as `live`
+/// reads it (card frame, g and rad/s), in a `poll()` loop.
+protocol CalibrationSamples: AnyObject {
+  /// The name `calibrate` shows and the bias store keys by.
+  var info: DeviceInfo { get }
+  /// Descriptors to wait on.
+  var pollDescriptors: [Int32] { get }
+  /// When ``read(ready:)`` is due without a ready descriptor (a polled
+  /// sensor); `nil` for none.
+  var deadline: MonotonicInstant? { get }
+  /// The samples that arrived; `ready` are the descriptors `poll()` found readable.
+  func read(ready: Set<Int32>) throws -> [MotionSample]
+  /// Closes the device (an IIO buffer is disabled).
+  func close()
+}
+
+/// An evdev node, decoded as `live` decodes it.
+final class EvdevCalibrationSamples: CalibrationSamples {
+  let info: DeviceInfo
+  private let device: LiveDevice
+  private var decoder: SampleDecoder
+
+  init(devicePath: String, configuration: TiltConfiguration) throws {
+    device = try LiveDevice(path: devicePath)
+    info = device.info
+    let profile = try DeviceSetup.profile(
+      for: info, configuration: configuration, device: devicePath)
+    guard profile.gyroAxes != nil else {
+      device.close()
+      throw TiltError.noGyroscope(path: devicePath, name: info.name)
+    }
+    decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
+  }
+
+  var pollDescriptors: [Int32] { [device.fileDescriptor] }
+  var deadline: MonotonicInstant? { nil }
+
+  func read(ready: Set<Int32>) throws -> [MotionSample] {
+    guard ready.contains(device.fileDescriptor) else { return [] }
+    return try device.readFrames().compactMap { decoder.decode($0)?.item.motion }
+  }
+
+  func close() { device.close() }
+}
+
+/// An IIO IMU (accelerometer and the gyroscope of its hub), read through
+/// ``IIOMotionManager``: the samples `live` takes, with the same mount
+/// matrix, sign rule and timing, and the bias store's key for it.
+final class IIOCalibrationSamples: CalibrationSamples {
+  let info: DeviceInfo
+  private let manager: IIOMotionManager
+  private var arrived: [MotionSample] = []
+
+  init(reference: String, configuration: TiltConfiguration) throws {
+    let imu = try IIOUsability.imu(reference)
+    guard imu.gyroscope != nil else {
+      throw TiltError.noGyroscope(path: reference, name: imu.accelerometer.name)
+    }
+    var configuration = configuration
+    configuration.gyroBiasStore = nil  // measured afresh, not started from the stored value
+    manager = try IIOMotionManager(
+      imu: imu, configuration: configuration, makeSink: { _ in FrameHandlerSink { _ in } })
+    info = manager.deviceInfo
+    manager.sampleObservers.append { [unowned self] in arrived.append($0) }
+  }
+
+  var pollDescriptors: [Int32] { manager.pollDescriptors }
+  var deadline: MonotonicInstant? { manager.deadline }
+
+  func read(ready: Set<Int32>) throws -> [MotionSample] {
+    try manager.service(ready: ready)
+    defer { arrived.removeAll(keepingCapacity: true) }
+    return arrived
+  }
+
+  func close() { try? manager.stopDeviceMotionUpdates() }
+}
