@@ -39,7 +39,7 @@ let package = Package(
       pkgConfig: "libmicrohttpd",
       providers: [.apt(["libmicrohttpd-dev"])]
     ),
-    .target(name: "CardServer", dependencies: ["TiltCard", "CMicroHTTPD"]),
+    .target(name: "CardServer", dependencies: ["TiltCard", "CMicroHTTPD", "SystemCalls"]),
     // The pipeline: a source, the motion manager, the card, the live loop.
     .target(
       name: "Tilt",
@@ -54,6 +54,7 @@ let package = Package(
       ]),
     // What a test needs from the machine (tools, shared data): skip or fail, in one place.
     .target(name: "TestTools", path: "Tests/TestTools"),
+    .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
     .testTarget(name: "EvdevCoreTests", dependencies: ["EvdevCore", "TestTools"]),
     .testTarget(
       name: "EvdevTests",

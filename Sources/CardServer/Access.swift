@@ -1,4 +1,5 @@
-import Glibc
+import CMicroHTTPD
+import SystemCalls
 
 /// Who may use the live page (SPEC §6), decided from the bound socket and each
 /// request's headers; no sockets here, so every rule is testable alone.
@@ -63,41 +64,12 @@ public struct Access: Hashable, Sendable {
   /// Whether `address` (from `getsockname`) is loopback: 127.0.0.0/8, `::1`,
   /// or an IPv4-mapped 127.0.0.0/8.
   public static func isLoopback(_ address: UnsafePointer<sockaddr>) -> Bool {
-    switch Int32(address.pointee.sa_family) {
-    case AF_INET:
-      return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
-        UInt32(bigEndian: $0.pointee.sin_addr.s_addr) >> 24 == 127
-      }
-    case AF_INET6:
-      return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
-        var a = $0.pointee.sin6_addr
-        let bytes = withUnsafeBytes(of: &a) { Array($0) }
-        if bytes[0..<15].allSatisfy({ $0 == 0 }) && bytes[15] == 1 { return true }
-        let mapped = bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff
-        return mapped && bytes[12] == 127
-      }
-    default:
-      return false
-    }
+    SocketAddress(address)?.isLoopback ?? false
   }
 
   /// Whether the text is a loopback IP literal (IPv6 without brackets).
   static func isLoopbackLiteral(_ text: String) -> Bool {
-    var v4 = sockaddr_in()
-    v4.sin_family = sa_family_t(AF_INET)
-    if inet_pton(AF_INET, text, &v4.sin_addr) == 1 {
-      return withUnsafePointer(to: &v4) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { isLoopback($0) }
-      }
-    }
-    var v6 = sockaddr_in6()
-    v6.sin6_family = sa_family_t(AF_INET6)
-    if inet_pton(AF_INET6, text, &v6.sin6_addr) == 1 {
-      return withUnsafePointer(to: &v6) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { isLoopback($0) }
-      }
-    }
-    return false
+    SocketAddress(numericHost: text)?.isLoopback ?? false
   }
 
   /// `host` without brackets or one trailing dot.

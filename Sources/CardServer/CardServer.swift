@@ -1,5 +1,5 @@
 import CMicroHTTPD
-import Glibc
+import SystemCalls
 import TiltCard
 
 /// The live page's HTTP server (SPEC §6), on libmicrohttpd, driven by the
@@ -141,12 +141,12 @@ public final class CardServer {
   private var connectionSerial = 0
   let contentSecurityPolicy: String
   /// `TILT_SERVE_DEBUG=1`: one stderr line per viewer event, for diagnosis.
-  private let debug = getenv("TILT_SERVE_DEBUG") != nil
+  private let debug = SystemInfo.environment("TILT_SERVE_DEBUG") != nil
 
   func trace(_ text: @autoclosure () -> String) {
     guard debug else { return }
     let line = "tilt-serve: " + text() + "\n"
-    _ = line.withCString { write(2, $0, strlen($0)) }
+    try? Syscall.writeAll(StandardDescriptor.error, Array(line.utf8), badDescriptor: .isError)
   }
 
   /// Starts serving `page` at `address`. Every request needs `token` when
@@ -157,40 +157,34 @@ public final class CardServer {
     self.page = Array(page.utf8)
     self.limits = limits
     contentSecurityPolicy = Access.contentSecurityPolicy(page: page)
-    var hints = addrinfo()
-    hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
-    hints.ai_family = AF_UNSPEC
-    hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-    var found: UnsafeMutablePointer<addrinfo>?
-    let rc = getaddrinfo(address.host, String(address.port), &hints, &found)
-    guard rc == 0, let info = found else {
+    let resolved: SocketAddress
+    switch SocketAddress.resolveForListening(host: address.host, port: address.port) {
+    case .success(let found): resolved = found
+    case .failure(let error):
       throw Failure(
         description:
           "cannot serve on \(address): the host \(address.host) does not resolve "
-          + "(\(String(cString: gai_strerror(rc)))); give an address of this machine")
+          + "(\(error)); give an address of this machine")
     }
-    defer { freeaddrinfo(found) }
     var flags = MHD_USE_EPOLL.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
-    if info.pointee.ai_family == AF_INET6 {
+    if resolved.family == .ipv6 {
       // An IPv4-mapped address (::ffff:127.0.0.1) binds only with IPV6_V6ONLY
       // off, which libmicrohttpd sets unless asked for both stacks.
-      let mapped = info.pointee.ai_addr.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
-        var a = $0.pointee.sin6_addr
-        let bytes = withUnsafeBytes(of: &a) { Array($0) }
-        return bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xff && bytes[11] == 0xff
-      }
-      flags |= mapped ? MHD_USE_DUAL_STACK.rawValue : MHD_USE_IPv6.rawValue
+      flags |= resolved.isIPv4Mapped ? MHD_USE_DUAL_STACK.rawValue : MHD_USE_IPv6.rawValue
     }
     // The daemon's `cls` is the box, unretained: this object holds it and
     // stops the daemon before it goes.
     let box = ServerBox()
     self.box = box
-    errno = 0
-    let daemon = tilt_mhd_start(
-      flags, info.pointee.ai_addr, Requests.acceptPolicy, Requests.access, Requests.completed,
-      Requests.notify, Unmanaged.passUnretained(box).toOpaque())
-    guard let daemon else {
-      let why = errno != 0 ? String(cString: strerror(errno)) : "libmicrohttpd refused"
+    let started = Errno.capture {
+      resolved.withSockaddr { address in
+        tilt_mhd_start(
+          flags, address, Requests.acceptPolicy, Requests.access, Requests.completed,
+          Requests.notify, Unmanaged.passUnretained(box).toOpaque())
+      }
+    }
+    guard let daemon = started.value else {
+      let why = started.errno?.message ?? "libmicrohttpd refused"
       throw Failure(
         description:
           "cannot serve on \(address): \(why); pick another PORT (0 picks a free one) "
@@ -201,18 +195,7 @@ public final class CardServer {
     let port = UInt16(truncatingIfNeeded: tilt_mhd_bound_port(daemon))
     self.address = ServeAddress(host: address.host, port: port == 0 ? address.port : port)
     // Loopback or not is what the kernel bound, not how HOST was spelled.
-    var bound = sockaddr_storage()
-    var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-    let named = withUnsafeMutablePointer(to: &bound) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        getsockname(tilt_mhd_listen_fd(daemon), $0, &length)
-      }
-    }
-    let loopback =
-      named == 0
-      && withUnsafePointer(to: &bound) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Access.isLoopback($0) }
-      }
+    let loopback = (try? SocketAddress.bound(to: tilt_mhd_listen_fd(daemon)))?.isLoopback ?? false
     access = Access(
       loopback: loopback, token: token ?? (loopback ? nil : Access.randomToken()),
       port: self.address.port, givenHost: address.host)
@@ -253,16 +236,14 @@ public final class CardServer {
   public func service(ready: Set<Int32>) throws {
     guard daemon != nil else { return }
     for viewer in order where viewer.suspended && ready.contains(viewer.socket) {
-      var byte: UInt8 = 0
-      let n = recv(viewer.socket, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT))
-      let error = errno
+      let peek = Socket.peek(viewer.socket)
       trace(
-        "viewer \(viewer.id.prefix(6)) socket \(viewer.socket) ready while suspended: peek \(n) errno \(error)"
+        "viewer \(viewer.id.prefix(6)) socket \(viewer.socket) ready while suspended: peek \(peek)"
       )
-      if n == 0 || (n < 0 && error != EAGAIN && error != EWOULDBLOCK && error != EINTR) {
-        end(viewer)
-      } else if n > 0 {
-        viewer.watchSocket = false
+      switch peek {
+      case .closed: end(viewer)
+      case .data: viewer.watchSocket = false
+      case .nothing: break
       }
     }
     let now = Self.monotonicNow()
@@ -526,11 +507,7 @@ public final class CardServer {
       + "\"device\": \"\(s.deviceOpen ? "open" : "closed")\", \"state\": \"\(s.state.rawValue)\"}"
   }
 
-  static func monotonicNow() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-  }
+  static func monotonicNow() -> Double { monotonicSeconds() }
 }
 
 private func hex(_ value: UInt64) -> String {

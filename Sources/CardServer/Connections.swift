@@ -1,4 +1,5 @@
-import Glibc
+import CMicroHTTPD
+import SystemCalls
 
 /// One open connection as the server keeps it: whose it is, and by when the
 /// request under way must be finished.
@@ -34,7 +35,7 @@ final class TrackedConnection {
   func cutOff() {
     guard !cut else { return }
     cut = true
-    _ = shutdown(socket, Int32(SHUT_RDWR))
+    Socket.shutDown(socket)
   }
 }
 
@@ -47,25 +48,16 @@ struct PeerKey: Hashable, Sendable, CustomStringConvertible {
   init(bytes: [UInt8]) { self.bytes = bytes }
 
   init?(_ address: UnsafePointer<sockaddr>?) {
-    guard let address else { return nil }
-    switch Int32(address.pointee.sa_family) {
-    case AF_INET:
-      var a = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_addr }
-      bytes = withUnsafeBytes(of: &a) { Array($0) }
-    case AF_INET6:
-      var a = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
-        $0.pointee.sin6_addr
-      }
-      let all = withUnsafeBytes(of: &a) { Array($0) }
-      if all[0..<10].allSatisfy({ $0 == 0 }) && all[10] == 0xff && all[11] == 0xff {
-        bytes = Array(all[12..<16])
-      } else if all[0..<15].allSatisfy({ $0 == 0 }) {
-        bytes = all
-      } else {
-        bytes = Array(all[0..<8])
-      }
-    default:
-      return nil
+    guard let address = SocketAddress(address) else { return nil }
+    let all = address.bytes
+    if address.family == .ipv4 {
+      bytes = all
+    } else if address.isIPv4Mapped {
+      bytes = Array(all[12..<16])
+    } else if all[0..<15].allSatisfy({ $0 == 0 }) {
+      bytes = all
+    } else {
+      bytes = Array(all[0..<8])
     }
   }
 

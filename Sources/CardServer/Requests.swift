@@ -1,5 +1,5 @@
 import CMicroHTTPD
-import Glibc
+import SystemCalls
 
 /// What one request carries between libmicrohttpd's calls (its `req_cls`).
 final class RequestContext {

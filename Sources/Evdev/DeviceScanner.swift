@@ -1,5 +1,5 @@
 import EvdevCore
-import Foundation
+import SystemCalls
 
 /// One `eventN` node found by `DeviceScanner.scan`.
 public struct DiscoveredDevice: Hashable, Sendable {
@@ -35,7 +35,7 @@ public enum DeviceScanner {
   public static func scan(directory: String = "/dev/input", known: [String: DeviceInfo] = [:])
     -> [DiscoveredDevice]
   {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    let names = (try? Syscall.directoryEntries(directory)) ?? []
     let nodes = names.compactMap { name in eventNumber(name).map { (name: name, number: $0) } }
       .sorted { $0.number < $1.number }
     var devices = nodes.map { node -> DiscoveredDevice in

@@ -1,5 +1,4 @@
 import EvdevCore
-import Foundation
 import SystemCalls
 
 /// A device's properties from the udev database, read directly from its files
@@ -30,8 +29,8 @@ public struct UdevProperties: Hashable, Sendable {
   /// The entry of the character device `major:minor`, or `nil` when udev has none
   /// (no udev, or the device is not known to it).
   public init?(major: UInt32, minor: UInt32, directory: String = defaultDirectory) {
-    let file = (directory as NSString).appendingPathComponent("c\(major):\(minor)")
-    guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
+    let file = joinedPath(directory, "c\(major):\(minor)")
+    guard let text = Syscall.readSmallTextFile(file) else { return nil }
     self.init(parsing: text)
   }
 
@@ -61,9 +60,7 @@ extension UdevProperties {
   public static func driver(forDevicePath path: String, sysfs: String = "/sys") -> String {
     guard let number = try? Syscall.characterDeviceNumber(path) else { return "" }
     let link = "\(sysfs)/dev/char/\(number.major):\(number.minor)/device/device/driver"
-    guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: link) else {
-      return ""
-    }
-    return (target as NSString).lastPathComponent
+    guard let target = try? Syscall.symbolicLinkDestination(link) else { return "" }
+    return lastPathComponent(target)
   }
 }

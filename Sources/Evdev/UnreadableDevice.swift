@@ -1,4 +1,3 @@
-import Foundation
 import SystemCalls
 
 /// What the system says about an event node that could not be opened, from
@@ -27,8 +26,9 @@ public struct UnreadableDevice: Hashable, Sendable {
       return
     }
     let file = "\(sysfs)/dev/char/\(number.major):\(number.minor)/device/name"
-    let name = (try? String(contentsOfFile: file, encoding: .utf8))?
-      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let name = Syscall.readSmallTextFile(file).map { text in
+      String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+    }
     let udevEntry = UdevProperties(major: number.major, minor: number.minor, directory: udev)
     self.init(
       path: path, name: name,

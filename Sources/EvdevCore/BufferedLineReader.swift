@@ -1,4 +1,3 @@
-import Glibc
 import SystemCalls
 
 /// Reads a file line by line through `read(2)` into one fixed buffer, so memory
@@ -24,7 +23,7 @@ final class BufferedLineReader {
   convenience init(path: String, expected: String) throws(RecordingError) {
     let fd: Int32
     do {
-      fd = try Syscall.open(path, O_RDONLY)
+      fd = try Syscall.open(path, .readOnly)
     } catch {
       throw RecordingError(
         file: path, line: 0, kind: .unreadable,
@@ -98,8 +97,11 @@ final class BufferedLineReader {
   func nextLine() throws(RecordingError) -> UnsafeBufferPointer<UInt8>? {
     let base = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
     while true {
-      if start < end, let nl = memchr(base + start, 0x0A, end - start) {
-        let nlIndex = UnsafeMutablePointer<UInt8>(nl.assumingMemoryBound(to: UInt8.self)) - base
+      if start < end,
+        let offset = Memory.firstIndex(
+          of: 0x0A, in: UnsafeRawBufferPointer(start: base + start, count: end - start))
+      {
+        let nlIndex = start + offset
         let line = trimmed(base + start, nlIndex - start)
         start = nlIndex + 1
         lineNumber += 1
@@ -113,12 +115,13 @@ final class BufferedLineReader {
         return line
       }
       if start > 0 {
-        memmove(base, base + start, end - start)
+        UnsafeMutableRawPointer(base).copyMemory(from: base + start, byteCount: end - start)
         end -= start
         start = 0
       }
       if end == Self.capacity {
-        let nul = memchr(base, 0, end) != nil
+        let nul =
+          Memory.firstIndex(of: 0, in: UnsafeRawBufferPointer(start: base, count: end)) != nil
         throw RecordingError(
           file: path, line: lineNumber + 1, kind: nul ? .binary : .garbled,
           message: nul

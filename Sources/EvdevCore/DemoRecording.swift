@@ -1,4 +1,6 @@
-import Glibc
+// sin and cos only: math, not system calls.
+import func Glibc.cos
+import func Glibc.sin
 
 /// The bundled demo: an evemu recording generated, deterministically, from a
 /// described motion, for `tilt-cli` to replay when no motion device is found.

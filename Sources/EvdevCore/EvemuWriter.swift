@@ -1,4 +1,3 @@
-import Glibc
 import SystemCalls
 
 /// A recording that could not be written: the file and what went wrong.
@@ -12,7 +11,7 @@ public struct RecordingWriteError: Error, Hashable, Sendable, CustomStringConver
     self.path = path
     self.code = code
     let nothing = "nothing was written under \(path)"
-    if code == ENOSPC || code == EDQUOT {
+    if code == Errno.noSpace.rawValue || code == Errno.diskQuotaExceeded.rawValue {
       description = "no space left writing \(path); \(nothing)"
     } else {
       description = "cannot \(doing) \(path): \(Errno(rawValue: code).message); \(nothing)"
@@ -57,7 +56,7 @@ public final class EvemuWriter {
     }
     fd = file.fd
     temporaryPath = file.path
-    fchmod(fd, 0o644)
+    Syscall.setPermissionsIfPossible(fd, 0o644)
     format = EvemuTextFormat(info: info)
     pending = format.header(comments: comments ?? Self.systemComments())
     do { try flush() } catch {
@@ -127,29 +126,13 @@ public final class EvemuWriter {
   /// The kernel release and DMI modalias, as `evemu-record` writes them.
   static func systemComments() -> [String] {
     var comments: [String] = []
-    var names = utsname()
-    if uname(&names) == 0 {
-      let release = withUnsafeBytes(of: &names.release) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
+    if let release = SystemInfo.kernelRelease() {
       comments.append("Kernel: \(release)")
     }
-    if let file = fopen("/sys/class/dmi/id/modalias", "r") {
-      defer { fclose(file) }
-      var line = [CChar](repeating: 0, count: 2048)
-      if fgets(&line, Int32(line.count), file) != nil {
-        let text = String(cString: line).trimmingTrailingNewline()
-        comments.append("DMI: \(text)")
-      }
+    if let bytes = try? Syscall.readSmallFile("/sys/class/dmi/id/modalias"), !bytes.isEmpty {
+      let line = bytes.prefix { $0 != 0x0A }
+      comments.append("DMI: \(String(decoding: line, as: UTF8.self))")
     }
     return comments
-  }
-}
-
-extension String {
-  func trimmingTrailingNewline() -> String {
-    var s = self
-    while s.hasSuffix("\n") { s.removeLast() }
-    return s
   }
 }

@@ -1,4 +1,6 @@
-import Glibc
+// sin and cos only: math, not system calls.
+import func Glibc.cos
+import func Glibc.sin
 
 /// A button going down or up.
 public struct ButtonChange: Hashable, Sendable {

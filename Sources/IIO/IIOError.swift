@@ -1,4 +1,3 @@
-import Glibc
 import SystemCalls
 
 /// Why an IIO sensor could not be set up or read. Each description is one
@@ -29,7 +28,7 @@ public enum IIOError: Error, Hashable, Sendable, CustomStringConvertible {
     switch errno {
     case .permissionDenied, .notPermitted: self = .permissionDenied(path)
     case .noDevice, .noDeviceOrAddress, .noSuchFile: self = .vanished(path)
-    case Errno(rawValue: EBUSY): self = .busy(path)
+    case .busy: self = .busy(path)
     default: self = .system(path, errno, operation: operation)
     }
   }

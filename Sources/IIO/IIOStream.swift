@@ -1,5 +1,3 @@
-import Foundation
-import Glibc
 import SystemCalls
 
 /// One reading of an IIO device: its motion channels in SI units, device frame.
@@ -95,7 +93,7 @@ public final class IIOStream {
       // The device's own trigger, named as the HID sensor drivers name it:
       // "<name>-dev<N>" (what iio-sensor-proxy looks for).
       let own = "\(device.name)-dev\(device.number ?? 0)"
-      let directory = (device.sysfsPath as NSString).deletingLastPathComponent
+      let directory = parentPath(device.sysfsPath)
       if IIOScanner.triggerNames(directory: directory).contains(own) {
         try write(device.attribute("trigger/current_trigger"), own)
       }
@@ -130,10 +128,10 @@ public final class IIOStream {
   public static func layout(of device: IIODevice) throws(IIOError) -> IIOScanLayout {
     let directory = device.attribute("scan_elements")
     var channels: [(name: String, index: Int, type: IIOScanType)] = []
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    let names = (try? Syscall.directoryEntries(directory)) ?? []
     for file in names where file.hasPrefix("in_") && file.hasSuffix("_en") {
       let name = String(file.dropFirst(3).dropLast(3))
-      let base = (directory as NSString).appendingPathComponent("in_\(name)")
+      let base = joinedPath(directory, "in_\(name)")
       guard Sysfs.readIfPresent(base + "_en") == "1" else { continue }
       let indexText = Sysfs.readIfPresent(base + "_index") ?? ""
       guard let index = Int(indexText) else {

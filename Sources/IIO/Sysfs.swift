@@ -1,5 +1,3 @@
-import Foundation
-import Glibc
 import SystemCalls
 
 /// sysfs attribute files, through SystemCalls: small text values read and
@@ -7,15 +5,7 @@ import SystemCalls
 enum Sysfs {
   /// The attribute's text without its trailing newline; throws the errno.
   static func read(_ path: String) throws(Errno) -> String {
-    let fd = try Syscall.openForReading(path)
-    defer { Syscall.close(fd) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-      guard let n = try readChunk(fd, into: &buffer), n > 0 else { break }
-      bytes += buffer[..<n]
-    }
-    var text = String(decoding: bytes, as: UTF8.self)
+    var text = String(decoding: try Syscall.readSmallFile(path), as: UTF8.self)
     while text.last == "\n" { text.removeLast() }
     return text
   }
@@ -25,12 +15,12 @@ enum Sysfs {
 
   /// Writes `text` to the attribute (one write, as sysfs wants).
   static func write(_ path: String, _ text: String) throws(Errno) {
-    let fd = try Syscall.open(path, O_WRONLY)
+    let fd = try Syscall.open(path, .writeOnly)
     defer { Syscall.close(fd) }
     try Syscall.writeAll(fd, Array(text.utf8))
   }
 
-  static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+  static func exists(_ path: String) -> Bool { (try? Syscall.fileKind(path)) != nil }
 }
 
 /// `read(2)` into `buffer`: the bytes read, `nil` when a non-blocking descriptor has none yet.

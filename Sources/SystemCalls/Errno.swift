@@ -32,6 +32,14 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
   public static let notTypewriter = Errno(rawValue: ENOTTY)
   /// `EINVAL`
   public static let invalidArgument = Errno(rawValue: EINVAL)
+  /// `EBUSY`: another program holds the device.
+  public static let busy = Errno(rawValue: EBUSY)
+  /// `EPIPE`: the reader of a pipe or socket went away.
+  public static let brokenPipe = Errno(rawValue: EPIPE)
+  /// `ENOSPC`
+  public static let noSpace = Errno(rawValue: ENOSPC)
+  /// `EDQUOT`
+  public static let diskQuotaExceeded = Errno(rawValue: EDQUOT)
   /// `EBADF`
   public static let badFileDescriptor = Errno(rawValue: EBADF)
   /// `EFAULT`
@@ -51,7 +59,8 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     EPERM: "EPERM", ENOENT: "ENOENT", EINTR: "EINTR", EIO: "EIO", ENXIO: "ENXIO",
     EBADF: "EBADF", EAGAIN: "EAGAIN", ENOMEM: "ENOMEM", EACCES: "EACCES", EFAULT: "EFAULT",
     EBUSY: "EBUSY", ENODEV: "ENODEV", ENOTDIR: "ENOTDIR", EISDIR: "EISDIR", EINVAL: "EINVAL",
-    EMFILE: "EMFILE", ENOTTY: "ENOTTY", ENOSPC: "ENOSPC", EROFS: "EROFS",
+    EMFILE: "EMFILE", ENOTTY: "ENOTTY", ENOSPC: "ENOSPC", EROFS: "EROFS", EPIPE: "EPIPE",
+    EDQUOT: "EDQUOT",
   ]
 }
 

@@ -2,20 +2,14 @@ import Glibc
 
 /// The one place where tilt calls C functions that can fail.
 ///
-/// As in swift-nio's `System.swift`: `EINTR` is retried, `EAGAIN` comes back as a
-/// value, `EBADF` and `EFAULT` are programmer errors (a precondition), every other
-/// error is thrown as an `Errno`.
+/// As in swift-nio's `System.swift`: every call goes through one retry loop
+/// (``retrying(_:badDescriptor:_:)``): `EINTR` is retried, `EAGAIN` comes back
+/// as a value, `EBADF` and `EFAULT` are programmer errors (a precondition),
+/// every other error is thrown as an `Errno`.
 package enum Syscall {
   /// `open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)`.
   package static func openForReading(_ path: String) throws(Errno) -> Int32 {
-    while true {
-      let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-      if fd >= 0 { return fd }
-      let error = Errno.current
-      if error == .interrupted { continue }
-      try checkNotProgrammerError(error, "open")
-      throw error
-    }
+    try checked("open") { Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
   }
 
   /// `close(fd)`. Not retried on `EINTR`: on Linux the descriptor is gone either way.
@@ -31,24 +25,13 @@ package enum Syscall {
     major: UInt32, minor: UInt32
   )? {
     var status = stat()
-    while stat(path, &status) != 0 {
-      let error = Errno.current
-      if error == .interrupted { continue }
-      try checkNotProgrammerError(error, "stat")
-      throw error
-    }
+    try checked("stat") { stat(path, &status) }
     guard status.st_mode & S_IFMT == S_IFCHR else { return nil }
     let device = UInt64(status.st_rdev)
     // The glibc encoding of dev_t, as the major() and minor() macros decode it.
     let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~UInt64(0xfff))
     let minor = (device & 0xff) | ((device >> 12) & ~UInt64(0xff))
     return (UInt32(truncatingIfNeeded: major), UInt32(truncatingIfNeeded: minor))
-  }
-
-  package static func checkNotProgrammerError(_ error: Errno, _ operation: String) throws(Errno) {
-    precondition(
-      error != .badFileDescriptor && error != .badAddress,
-      "\(operation): \(error): a bug in tilt, not in the device")
   }
 }
 
@@ -57,12 +40,12 @@ extension Syscall {
   /// mode, a pipe), at most `limit`; empty at end of file, would-block or error.
   package static func readAvailable(_ fd: Int32, limit: Int = 64) -> [UInt8] {
     var buffer = [UInt8](repeating: 0, count: limit)
-    while true {
-      let n = Glibc.read(fd, &buffer, limit)
-      if n > 0 { return Array(buffer[..<n]) }
-      if n < 0, errno == EINTR { continue }
-      return []
+    let count = buffer.withUnsafeMutableBytes { raw in
+      (try? nonBlocking("read", badDescriptor: .isError) { Glibc.read(fd, raw.baseAddress, limit) })
+        ?? nil
     }
+    guard let count, count > 0 else { return [] }
+    return Array(buffer[..<count])
   }
 }
 

@@ -140,25 +140,8 @@ public struct HTMLRenderer: Sendable {
   /// The back's square code: a fixed pattern of modules with three finder
   /// squares, drawn as one SVG path (no image, nothing to fetch).
   static let codeSVG: String = {
-    let n = 21
-    var on = [[Bool]](repeating: [Bool](repeating: false, count: n), count: n)
-    var seed: UInt32 = 20_260_042
-    for y in 0..<n {
-      for x in 0..<n {
-        seed = seed &* 1_664_525 &+ 1_013_904_223
-        on[y][x] = (seed >> 16) & 3 == 0 || (seed >> 20) & 1 == 0
-      }
-    }
-    for (ox, oy) in [(0, 0), (n - 7, 0), (0, n - 7)] {
-      for y in -1...7 {
-        for x in -1...7 {
-          let (X, Y) = (ox + x, oy + y)
-          guard X >= 0, Y >= 0, X < n, Y < n else { continue }
-          let ring = max(abs(x - 3), abs(y - 3))
-          on[Y][X] = ring == 3 || ring <= 1
-        }
-      }
-    }
+    let n = CardCode.size
+    let on = CardCode.modules
     var d = ""
     for y in 0..<n {
       for x in 0..<n where on[y][x] { d += "M\(x),\(y)h1v1h-1z" }

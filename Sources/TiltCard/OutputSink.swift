@@ -1,4 +1,3 @@
-import Glibc
 import SystemCalls
 
 /// A buffered writer over a file descriptor: bytes collect in a large buffer

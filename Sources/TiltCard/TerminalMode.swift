@@ -13,49 +13,44 @@ public final class TerminalMode {
 
   public let input: Int32
   public let output: Int32
-  private var saved = termios()
+  private var saved = TerminalSettings()
   private var entered = false
 
   static let enterSequence = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J"
   static let leaveSequence = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
 
-  public init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
+  public init(input: Int32 = StandardDescriptor.input, output: Int32 = StandardDescriptor.output) {
     self.input = input
     self.output = output
   }
 
   /// Whether `fd` is a terminal.
-  public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+  public static func isTerminal(_ fd: Int32) -> Bool { Terminal.isTerminal(fd) }
 
   /// The size of the terminal on `fd` in cells; `nil` when it isn't one.
-  public static func size(of fd: Int32 = STDOUT_FILENO) -> (columns: Int, rows: Int)? {
-    var size = winsize()
-    guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 else {
-      return nil
-    }
-    return (Int(size.ws_col), Int(size.ws_row))
+  public static func size(of fd: Int32 = StandardDescriptor.output) -> (columns: Int, rows: Int)? {
+    Terminal.size(of: fd)
   }
 
   /// Saves the terminal settings, then switches to raw input, the alternate
   /// screen and a hidden cursor.
   public func enter() throws(Failure) {
     guard !entered else { return }
-    guard tcgetattr(input, &saved) == 0 else {
+    do {
+      saved = try Terminal.settings(of: input)
+    } catch {
       throw Failure(
         description:
-          "cannot use the terminal view: standard input is not a terminal (\(Errno.current.message)); use --format jsonl"
+          "cannot use the terminal view: standard input is not a terminal (\(error.message)); use --format jsonl"
       )
     }
-    var raw = saved
-    cfmakeraw(&raw)
-    raw.c_lflag |= tcflag_t(ISIG)
-    raw.c_oflag |= tcflag_t(OPOST | ONLCR)
-    guard tcsetattr(input, TCSAFLUSH, &raw) == 0 else {
-      throw Failure(
-        description: "cannot set the terminal to raw mode: \(Errno.current.message)")
+    do {
+      try Terminal.apply(saved.rawInputKeepingSignals(), to: input)
+    } catch {
+      throw Failure(description: "cannot set the terminal to raw mode: \(error.message)")
     }
     entered = true
-    TerminalMode.arm(input: input, settings: saved, output: output)
+    TerminalMode.arm(input: input, settings: saved.raw, output: output)
     write(Self.enterSequence)
   }
 
@@ -64,7 +59,7 @@ public final class TerminalMode {
     guard entered else { return }
     entered = false
     write(Self.leaveSequence)
-    _ = withUnsafePointer(to: &saved) { tcsetattr(input, TCSAFLUSH, $0) }
+    try? Terminal.apply(saved, to: input)
     TerminalMode.disarm()
   }
 
@@ -128,19 +123,8 @@ public final class TerminalMode {
 
   static func disarm() { emergencyState.pointee.armed = 0 }
 
+  /// Best effort: a terminal that is gone needs no escape sequences.
   private func write(_ text: String) {
-    var bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-      let n = bytes.withUnsafeMutableBytes {
-        Glibc.write(output, $0.baseAddress! + offset, $0.count - offset)
-      }
-      if n < 0 {
-        if errno == EINTR { continue }
-        return
-      }
-      offset += n
-    }
-    bytes.removeAll()
+    try? Syscall.writeAll(output, Array(text.utf8), badDescriptor: .isError)
   }
 }
