@@ -113,7 +113,7 @@ def run_grid(bench, lines, trials, only):
 
 
 def vqf_rmse(path):
-    gyr, acc, truth, scored, ts = load(path)
+    gyr, acc, truth, scored, ts, _ = load(path)
     return inclination_rmse(vqf.VQF(ts).updateBatch(gyr, acc)["quat6D"], truth, scored)
 
 

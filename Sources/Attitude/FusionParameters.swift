@@ -53,12 +53,6 @@ public struct FusionParameters: Hashable, Sendable {
   /// bound of the tests). 0 corrects at rest with the fast one throughout.
   public var restDisagreementScale: Double = 0.5 * .pi / 180
 
-  /// No longer used: at rest the bias is now the variance-weighted mean of
-  /// the prior estimate and the gyroscope's mean over the rest
-  /// (``restGyroscopeNoise``, ``biasRandomWalk``). Kept for source
-  /// compatibility.
-  public var restBiasTimeConstant: Double = 1.0
-
   /// Largest gyroscope bias the estimator believes in, rad/s per axis; also
   /// the standard deviation of the bias before anything is known of it.
   public var maximumBias: Double = 2.0 * .pi / 180
@@ -94,19 +88,6 @@ public struct FusionParameters: Hashable, Sendable {
   /// sensor sooner, and let motion move it faster.
   public var biasRandomWalk: Double = 0.01 * .pi / 180
 
-  /// While the card is shaken or tapped, the accelerometer time constant
-  /// grows by the factor `1 + d/scale²`, where `d` is the mean square of the
-  /// readings' distance from 1 g over ``disturbanceTimeConstant``. In g;
-  /// infinity keeps the time constant fixed.
-  ///
-  /// Off by default: a shake's or a vibration's distance from 1 g is fast,
-  /// and the 3 s Butterworth low-pass already rolls a 1 Hz shake off ~400
-  /// times; stretching τ for it only lets the gyroscope's errors in (fast
-  /// translation, BROAD 15: 1.09 × VQF with 1.5 g, 1.00 × without). The
-  /// leave-one-kind-out cross-validation chose "off" in every fold.
-  public var disturbanceScale: Double = .infinity
-  /// Time constant, in seconds, of that mean square.
-  public var disturbanceTimeConstant: Double = 6.0
   /// In motion, the accelerometer time constant follows how the card is
   /// used. The low-pass's error has two parts: the gyroscope's drift,
   /// which grows with τ, and the slow linear acceleration that leaks

@@ -17,9 +17,7 @@ import Foundation
 ///   acceleration / rotation rate², both averaged over half a minute of
 ///   motion, so a turning card is corrected sooner (its gyroscope's errors
 ///   grow with the turn) and a pushed one later (the push would leak
-///   through), within 2.7–6 s. Optionally
-///   (``FusionParameters/disturbanceScale``, off by default) it also grows
-///   while readings stray from 1 g.
+///   through), within 2.7–6 s.
 /// - A reading whose distance from 1 g jumps from its recent course (a
 ///   knock) weighs little in the low-pass (``FusionParameters/shockScale``);
 ///   a fast push, far from 1 g but smooth, keeps its weight.
@@ -123,8 +121,6 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     /// the sum of the weights.
     var inertialSum = Vector3.zero
     var weightSum = 0.0
-    /// Sum of the squared distances of their magnitudes from 1 g, g².
-    var deviation2 = 0.0
     /// Sum of the squared bias-corrected rotation rates, (rad/s)².
     var rotation2 = 0.0
     var count = 0
@@ -135,12 +131,11 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     /// sample. Only usable readings add time: a reading after a free fall
     /// does not get the weight of the fall.
     mutating func add(
-      _ inertial: Vector3, deviation2 d: Double, rotation2 w: Double, weight: Double,
+      _ inertial: Vector3, rotation2 w: Double, weight: Double,
       interval dt: Double
     ) {
       inertialSum += inertial * weight
       weightSum += weight
-      deviation2 += d
       rotation2 += w
       count += 1
       duration += dt
@@ -153,10 +148,8 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// rest, rad/s.
   let accelerationFrequency: Double
   let restAccelerationFrequency: Double
-  let disturbanceFactor: SmoothingFactor
   /// 1 / ``FusionParameters/restFilterTimeConstant``, 1/s.
   let restRate: Double
-  let inverseDisturbanceScale2: Double
   let inverseShockScale2: Double
   /// Variance of the bias error that one accelerometer time constant of
   /// motion reveals, times that time constant, (rad/s)²·s.
@@ -176,12 +169,9 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// clipped reading, seconds.
   var clippedUntil = -Double.infinity
 
-  /// Mean square of the readings' distance from 1 g, g², over
-  /// ``FusionParameters/disturbanceTimeConstant``.
-  var disturbance = 0.0
   /// How far the accelerometer is trusted now: τ₀ over the time constant in
   /// motion (above 1 while fast turns shorten it, below while pushes
-  /// lengthen it or readings stray from 1 g).
+  /// lengthen it).
   var trust = 1.0
   /// The part of the specific force across the low-passed gravity, g,
   /// almost-inertial frame, through a second-order low-pass over
@@ -217,8 +207,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   var recentDeviation = 0.0
   /// 1 / ``FusionParameters/shockTimeConstant``, 1/s.
   let shockRate: Double
-  /// Whether ``FusionParameters/shockScale`` or
-  /// ``FusionParameters/disturbanceScale`` is finite: only then does a
+  /// Whether ``FusionParameters/shockScale`` is finite: only then does a
   /// reading's distance from 1 g matter.
   let measuresDeviation: Bool
   /// The natural frequency of ``slowTranslation``'s low-pass, rad/s.
@@ -248,9 +237,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     restAccelerationFrequency =
       2.0.squareRoot()
       / min(parameters.restAccelerometerTimeConstant, parameters.accelerometerTimeConstant)
-    disturbanceFactor = SmoothingFactor(timeConstant: parameters.disturbanceTimeConstant)
     restRate = 1 / max(parameters.restFilterTimeConstant, 1e-9)
-    inverseDisturbanceScale2 = 1 / (parameters.disturbanceScale * parameters.disturbanceScale)
     inverseShockScale2 = 1 / (parameters.shockScale * parameters.shockScale)
     translationFrequency = 2.0.squareRoot() / max(parameters.translationFilterTimeConstant, 1e-9)
     let tau0 = parameters.accelerometerTimeConstant
@@ -272,7 +259,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     memoryRate = 1 / (2 * tau0)
     restDisagreementScale2 = parameters.restDisagreementScale * parameters.restDisagreementScale
     shockRate = 1 / max(parameters.shockTimeConstant, 1e-9)
-    measuresDeviation = inverseShockScale2 > 0 || inverseDisturbanceScale2 > 0
+    measuresDeviation = inverseShockScale2 > 0
     motionBiasNoise2Time =
       parameters.motionBiasNoise * parameters.motionBiasNoise
       * parameters.accelerometerTimeConstant
@@ -361,7 +348,6 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     hasInclination = false
     block = CorrectionBlock()
     timeStep.reset()
-    disturbance = 0
     trust = 1
     slowTranslation = ButterworthState(.zero)
     usageTranslation = 0
@@ -449,12 +435,10 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     if time > clippedUntil && (hasInclination || magnitude2 >= usableMagnitude2.lowerBound) {
       let inertial = g.rotate(acceleration)
       if hasInclination {
-        var d2 = 0.0
         var weight = 1.0
-        // With both off (infinite) the low-pass is linear in the readings.
+        // With it off (infinite) the low-pass is linear in the readings.
         if measuresDeviation {
           let deviation = magnitude2.squareRoot() - 1
-          d2 = deviation * deviation
           // A knock is a spike: far from the magnitude's recent course. A
           // fast push or a vibration is far from 1 g too, but follows its
           // course. Backward Euler (x/(1 + x)) instead of 1 − e^−x.
@@ -464,7 +448,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
           weight = 1 / (1 + spike * spike * inverseShockScale2)
         }
         block.add(
-          inertial, deviation2: d2, rotation2: rate2, weight: weight, interval: dt)
+          inertial, rotation2: rate2, weight: weight, interval: dt)
       } else {
         filteredAcceleration = inertial
         filteredAccelerationRate = .zero
@@ -491,10 +475,6 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   mutating func applyCorrection(learnBias: Bool) {
     let inverseCount = 1 / Double(block.count)
     let dt = block.duration
-    if inverseDisturbanceScale2 > 0 {
-      disturbance +=
-        disturbanceFactor.alpha(for: dt) * (block.deviation2 * inverseCount - disturbance)
-    }
     let mean = block.inertialSum / block.weightSum
     // Slow linear acceleration: the mean's part across the low-passed
     // gravity, low-passed over about a second (a fast shake averages out
@@ -510,7 +490,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     recentRotation += m / (1 + m) * (block.rotation2 * inverseCount - recentRotation)
     let stretch = usageStretch(
       translation2: slowTranslation.value.lengthSquared, rotation2: recentRotation, interval: dt)
-    trust = 1 / ((1 + disturbance * inverseDisturbanceScale2) * stretch)
+    trust = 1 / stretch
     // At rest the accelerometer reads gravity alone: it may correct fast,
     // but only as far as it disagrees with the estimate beyond its noise
     // (the disagreement is the slow part across gravity, as above). A wrong

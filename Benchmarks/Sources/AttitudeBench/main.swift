@@ -12,6 +12,7 @@ import MotionSimulator
 // usage: AttitudeBench [--passes N] [--set NAME=VALUE] [--accuracy-only]
 //                     [--orientations PREFIX] [--profile] CSV...
 //        AttitudeBench --simulate DIR [--seeds 1,2,...]
+//        AttitudeBench --defaults      (the tunable constants' defaults, JSON)
 //
 // --simulate writes each case of the simulated stress suite (MotionSimulator's
 // StressSuite) for each seed as a BROAD-format CSV, DIR/sim_CASE_sSEED.csv, and
@@ -48,10 +49,7 @@ var seeds: [UInt64] = [1]
 let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
   "accelerometerTimeConstant": \.accelerometerTimeConstant,
   "motionBiasTimeConstant": \.motionBiasTimeConstant,
-  "restBiasTimeConstant": \.restBiasTimeConstant,
-  "disturbanceScale": \.disturbanceScale,
   "correctionInterval": \.correctionInterval,
-  "disturbanceTimeConstant": \.disturbanceTimeConstant,
   "tiltTimeConstant": \.tiltTimeConstant,
   "tiltDisturbanceScale": \.tiltDisturbanceScale,
   "tiltMaximumTimeConstant": \.tiltMaximumTimeConstant,
@@ -80,6 +78,8 @@ let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
   "tiltSpeedTimeConstant": \.tiltSpeedTimeConstant,
   "tiltTranslationRatio": \.tiltTranslationRatio,
   "clippedHoldTime": \.clippedHoldTime,
+  "restFilterTimeConstant": \.restFilterTimeConstant,
+  "maximumStep": \.maximumStep,
 ]
 func set(_ assignment: Substring, in parameters: inout FusionParameters) {
   let parts = assignment.split(separator: "=").map(String.init)
@@ -109,6 +109,15 @@ while let a = arguments.next() {
     simulateDirectory = directory
   } else if a == "--seeds", let list = arguments.next() {
     seeds = list.split(separator: ",").compactMap { UInt64($0) }
+  } else if a == "--defaults" {
+    // The tunable constants' defaults, one JSON object (for Benchmarks/sensitivity.py).
+    // Python's json reads Infinity (an adaptation that is off).
+    let values = tunable.keys.sorted().map { name -> String in
+      let value = parameters[keyPath: tunable[name]!]
+      return "\"\(name)\": \(value.isFinite ? String(value) : "Infinity")"
+    }
+    print("{" + values.joined(separator: ", ") + "}")
+    exit(0)
   } else if a == "--profile" {
     profile = true
   } else if a == "--profile-accel" {
@@ -248,14 +257,17 @@ if let gridPath {
       if let range = trial.gyroscopeRange { p.gyroscopeRange = range }
       var fusion = GyroAccelFusion(parameters: p)
       var tilt = AccelerometerTiltEstimator(parameters: p)
-      let fusionRMSE =
-        only == "accel" ? -1 : trial.inclinationRMSE(estimatedUp: upVectors(&fusion, trial.samples))
+      let fusionUp = only == "accel" ? [] : upVectors(&fusion, trial.samples)
+      let fusionRMSE = only == "accel" ? -1 : trial.inclinationRMSE(estimatedUp: fusionUp)
+      let fusionWindows =
+        only == "accel" ? [] : trial.inclinationWindows(estimatedUp: fusionUp)
       let accelRMSE =
         only == "fusion" ? -1 : trial.inclinationRMSE(estimatedUp: upVectors(&tilt, trial.samples))
       print(
         """
         {"set": "\(line)", "trial": "\(trial.name)", "fusion_rmse_deg": \(fusionRMSE), \
-        "accel_rmse_deg": \(accelRMSE)}
+        "accel_rmse_deg": \(accelRMSE), \
+        "fusion_windows_deg": [\(fusionWindows.map { String($0) }.joined(separator: ", "))]}
         """)
     }
   }
