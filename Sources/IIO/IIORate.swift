@@ -48,9 +48,9 @@ extension IIOStream {
   public func measureRate(seconds: Double) throws -> IIORate? {
     guard let fd = fileDescriptor else { return nil }
     var timestamps: [Int64] = []
-    let end = monotonicSeconds() + seconds
-    while case let left = end - monotonicSeconds(), left > 0 {
-      let ready = try Poller.wait(for: [fd], timeout: left)
+    let end = MonotonicInstant.now + .seconds(seconds)
+    while MonotonicInstant.now < end {
+      let ready = try Poller.wait(for: [fd], until: end)
       if ready.contains(fd) { timestamps += try read().map(\.timestampNanoseconds) }
     }
     return IIORate(timestampsNanoseconds: timestamps)
