@@ -1,4 +1,3 @@
-import Glibc
 import SystemCalls
 
 /// Wakes the live loop when nodes appear in the input directory (inotify), so

@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import SystemCalls
 import TiltCard
 
 /// One self-contained page with every frame (SPEC §4's `--format html`),
@@ -25,7 +25,8 @@ public final class HTMLSink: FrameSink {
   public func finish() throws {
     let page = renderer.render(frames)
     guard let path else {
-      let out = OutputSink(fileDescriptor: STDOUT_FILENO, destination: "standard output")
+      let out = OutputSink(
+        fileDescriptor: StandardDescriptor.output, destination: "standard output")
       try out.write(page)
       try out.flush()
       return

@@ -27,7 +27,7 @@ public final class IIOMotionManager: LoopParticipant {
   /// device's names and paths shown as escapes (``TerminalText``).
   public var onNote: (Note) -> Void = { note in
     try? Syscall.writeAll(
-      standardErrorDescriptor, Array("tilt: \(TerminalText.escaped("\(note)"))\n".utf8))
+      StandardDescriptor.error, Array("tilt: \(TerminalText.escaped("\(note)"))\n".utf8))
   }
   /// The sensors in use (they change when the device comes back elsewhere).
   public private(set) var imu: IIOIMU

@@ -1,4 +1,3 @@
-import Glibc
 import SystemCalls
 import TiltCard
 
@@ -21,13 +20,14 @@ public final class JSONLSink: FrameSink {
   public convenience init(path: String?) throws {
     guard let path else {
       self.init(
-        output: OutputSink(fileDescriptor: STDOUT_FILENO, destination: "standard output"),
+        output: OutputSink(
+          fileDescriptor: StandardDescriptor.output, destination: "standard output"),
         closesOutput: false)
       return
     }
     let fd: Int32
     do {
-      fd = try Syscall.open(path, O_WRONLY | O_CREAT | O_TRUNC, mode: 0o644)
+      fd = try Syscall.create(path, permissions: 0o644)
     } catch {
       throw OutputError(path: path, what: "the output", reason: error.message)
     }

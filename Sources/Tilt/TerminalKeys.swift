@@ -51,5 +51,5 @@ public final class ReaderWatch: LoopParticipant {
 
 extension OutputSink.WriteError {
   /// The reader went away (`EPIPE`): like `yes | head`, the end, not a failure.
-  public var isBrokenPipe: Bool { errno == brokenPipeErrorNumber }
+  public var isBrokenPipe: Bool { errno == Errno.brokenPipe.rawValue }
 }

@@ -1,5 +1,5 @@
 import EvdevCore
-import Glibc
+import SystemCalls
 import TiltCard
 
 /// The card drawn in place in the terminal on standard output, in raw mode
@@ -7,7 +7,8 @@ import TiltCard
 public final class TerminalSink: FrameSink {
   private var renderer: TerminalRenderer
   private let mode = TerminalMode()
-  private let output = OutputSink(fileDescriptor: STDOUT_FILENO, destination: "the terminal")
+  private let output = OutputSink(
+    fileDescriptor: StandardDescriptor.output, destination: "the terminal")
   private var last: CardFrame?
 
   /// Puts the terminal in raw mode; throws `TerminalMode.Failure` when it cannot.

@@ -80,7 +80,7 @@ public final class TiltMotionManager: LoopParticipant {
   /// device's names and paths shown as escapes (``TerminalText``).
   public var onNote: (Note) -> Void = { note in
     try? Syscall.writeAll(
-      standardErrorDescriptor, Array("tilt: \(TerminalText.escaped("\(note)"))\n".utf8))
+      StandardDescriptor.error, Array("tilt: \(TerminalText.escaped("\(note)"))\n".utf8))
   }
   /// True once ``Note/eventsDropped(path:)`` has been said.
   private var saidEventsDropped = false
