@@ -20,7 +20,7 @@ import TiltCard
 /// Leaving the `for` loop with `break` stops the loop too, without waiting
 /// for it.
 ///
-/// The loop is ``TiltMotionManager/run()`` for a device and
+/// The loop is ``TiltMotionManager/run(endingOn:)`` for a device and
 /// ``RecordingPlayer/play(_:speedFactor:)`` for a paced replay: while it
 /// runs, SIGINT and SIGTERM end the sequence (as they end `tilt-cli live`)
 /// instead of the process, and SIGPIPE is ignored.

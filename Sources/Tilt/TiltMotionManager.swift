@@ -20,11 +20,11 @@ import TiltCard
 ///
 /// The live loop is reusable: an app with its own event loop watches
 /// ``pollDescriptors`` until ``deadline`` and calls ``service(ready:)``; a
-/// simple app calls ``run()``, which sleeps in the kernel at rest. Other
-/// ``LoopParticipant``s (a server, the terminal's keys) join ``run()``'s
+/// simple app calls ``run(endingOn:)``, which sleeps in the kernel at rest. Other
+/// ``LoopParticipant``s (a server, the terminal's keys) join ``run(endingOn:)``'s
 /// `poll()` through ``participants``.
 public final class TiltMotionManager: LoopParticipant {
-  /// Why ``run()`` ended.
+  /// Why ``run(endingOn:)`` ended.
   public enum Ending: Hashable, Sendable {
     /// SIGINT or SIGTERM, or ``TiltPipeline/requestEnd()`` (a quit key).
     case requested
@@ -34,7 +34,7 @@ public final class TiltMotionManager: LoopParticipant {
 
   public let configuration: TiltConfiguration
   public let pipeline: TiltPipeline
-  /// What shares ``run()``'s `poll()`.
+  /// What shares ``run(endingOn:)``'s `poll()`.
   public var participants: [any LoopParticipant] = []
   /// When the device goes away, wait for a node with its name and id to come
   /// back instead of ending.
@@ -268,7 +268,7 @@ public final class TiltMotionManager: LoopParticipant {
   }
 
   /// Reads what is ready, shows the frames that are due. Throws when the
-  /// device went away and ``waitsForReconnect`` is false (``run()`` returns
+  /// device went away and ``waitsForReconnect`` is false (``run(endingOn:)`` returns
   /// ``Ending/deviceWentAway`` instead).
   public func service(ready: Set<Int32>) throws {
     try serviceDevices(ready: ready)
@@ -333,7 +333,7 @@ public final class TiltMotionManager: LoopParticipant {
 
   /// Keeps what the fusion learned of the gyroscope's bias for the next
   /// start, when a rest of this run confirmed it and the configuration has a
-  /// ``TiltConfiguration/gyroBiasStore``; ``run()`` does it at its end.
+  /// ``TiltConfiguration/gyroBiasStore``; ``run(endingOn:)`` does it at its end.
   public func storeGyroscopeBias() {
     guard let store = configuration.gyroBiasStore,
       let estimate = pipeline.manager.gyroscopeBiasEstimate, estimate.isConfirmedByRest

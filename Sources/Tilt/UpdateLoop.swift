@@ -42,7 +42,7 @@ enum UpdateLoop {
     }
   }
 
-  /// ``TiltMotionManager/run()`` with the manager's default sink, which drops
+  /// ``TiltMotionManager/run(endingOn:)`` with the manager's default sink, which drops
   /// the card's frames; the stop participant ends it from the consumer's side.
   private static func runDevice(
     path: String?, manager: AsyncMotionManager, taps: UpdateTaps, stop: StopOnWake
