@@ -108,6 +108,18 @@ extension Syscall {
   }
 
   /// `unlink(path)`, for clean-up: a failure is ignored.
+  /// A pipe whose ends are close-on-exec and non-blocking, for waking a
+  /// `poll()`: the read end and the write end.
+  package static func nonBlockingPipe() throws(Errno) -> (read: Int32, write: Int32) {
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { throw Errno.current }
+    for end in ends {
+      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+      _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+    }
+    return (ends[0], ends[1])
+  }
+
   package static func unlinkIfPresent(_ path: String) { _ = Glibc.unlink(path) }
 
   /// `mkstemp` on `prefix` + `XXXXXX`: the descriptor (close-on-exec) and the path.

@@ -28,16 +28,12 @@ package final class SignalPipe {
   package static let wakeByte: Int32 = 0
 
   package init(signals: [Int32] = []) throws {
-    var ends: [Int32] = [-1, -1]
-    guard pipe(&ends) == 0 else {
-      throw SystemCallError("cannot create a pipe for the event loop", errno: .current)
+    let ends: (read: Int32, write: Int32)
+    do { ends = try Syscall.nonBlockingPipe() } catch {
+      throw SystemCallError("cannot create a pipe for the event loop", errno: error)
     }
-    for end in ends {
-      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-      _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-    }
-    fileDescriptor = ends[0]
-    writeEnd = ends[1]
+    fileDescriptor = ends.read
+    writeEnd = ends.write
     self.signals = signals
     guard !signals.isEmpty else { return }
     previousWriteEnd = signalPipeWriteEnd

@@ -9,16 +9,12 @@ package final class WakePipe: Sendable {
   private let writeEnd: Int32
 
   package init() throws {
-    var ends: [Int32] = [-1, -1]
-    guard pipe(&ends) == 0 else {
-      throw SystemCallError("cannot create a pipe to wake the loop", errno: .current)
+    let ends: (read: Int32, write: Int32)
+    do { ends = try Syscall.nonBlockingPipe() } catch {
+      throw SystemCallError("cannot create a pipe to wake the loop", errno: error)
     }
-    for end in ends {
-      _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-      _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-    }
-    fileDescriptor = ends[0]
-    writeEnd = ends[1]
+    fileDescriptor = ends.read
+    writeEnd = ends.write
   }
 
   /// Makes ``fileDescriptor`` readable. A full pipe is already readable, so
