@@ -26,7 +26,10 @@ import TiltCard
 /// instead of the process, and SIGPIPE is ignored.
 ///
 /// Motion alone needs no card: ``updates(buffering:)`` gives the card a sink
-/// that drops its frames. The card's flip button flips only that unseen card.
+/// that drops its frames. The card's flip button flips only that unseen card,
+/// and no button starts stopped updates
+/// (``TiltMotionManager/buttonsStartUpdates`` is left `false`): with an idle
+/// stop in the configuration, updates that stopped for idle stay stopped.
 public struct AsyncMotionManager: Sendable {
   /// Where the motion comes from.
   public enum Source: Sendable {

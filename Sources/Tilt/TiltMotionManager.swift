@@ -13,10 +13,16 @@ import TiltCard
 /// - Push: ``startDeviceMotionUpdates(handler:)`` calls the handler with each
 ///   ``Attitude/DeviceMotion``, or one per ``deviceMotionUpdateInterval``.
 /// - Pull: read ``deviceMotion`` whenever you like.
-/// - ``stopDeviceMotionUpdates()`` closes the motion node (no descriptor, no
-///   wake-ups; a node that also has the buttons stays open, since a button
-///   starts the card again); starting reopens it. The card stops and starts
-///   with it.
+/// - ``stopDeviceMotionUpdates()`` closes the motion node and the paired
+///   button node (no descriptor, no wake-ups); starting reopens them. The
+///   card stops and starts with it.
+///
+/// What wakes stopped updates is the caller's policy,
+/// ``buttonsStartUpdates``: by default only the app does
+/// (``startDeviceMotionUpdates(handler:)``, ``perform(_:)``), and a button
+/// pressed while stopped is ignored. With it `true` (as `tilt-cli live` sets
+/// it) the nodes that carry the device's buttons stay open while stopped, and
+/// a press starts the updates and the card again, as a key does.
 ///
 /// The live loop is reusable: an app with its own event loop watches
 /// ``pollDescriptors`` until ``deadline`` and calls ``service(ready:)``; a
@@ -91,6 +97,14 @@ public final class TiltMotionManager: LoopParticipant {
   /// The node with the buttons of the same device, when they are on another node.
   public private(set) var buttonPath: String?
 
+  /// Whether a button pressed while updates are stopped (by
+  /// ``stopDeviceMotionUpdates()``, a command or the idle stop) starts them
+  /// again. `false` by default: stopped means stopped, the motion node and
+  /// the paired button node are closed and a press is ignored. `true` keeps
+  /// the nodes with the device's buttons open while stopped, so that a press
+  /// wakes the card.
+  public var buttonsStartUpdates = false
+
   /// Seconds of sample time between handler calls; 0 calls it for every sample.
   public var deviceMotionUpdateInterval = 0.0
   /// False only when gyroscope fusion is forced on a device without one.
@@ -106,6 +120,8 @@ public final class TiltMotionManager: LoopParticipant {
 
   private var motion: LiveDevice?
   private var buttons: LiveDevice?
+  /// True while the button node is closed because updates are stopped.
+  private var buttonsClosedForStop = false
   private var decoder: SampleDecoder
   private var clock = LiveClock()
   private var vanishWatch: DeviceWatch?
@@ -425,8 +441,20 @@ public final class TiltMotionManager: LoopParticipant {
       guard let sample = decoder.decode(frame) else { continue }
       var item = sample.item
       item.time = clock.sourceTime(forSample: item.time)
-      try pipeline.take(item)
+      try feed(item)
     }
+  }
+
+  /// One step into the pipeline. Without ``buttonsStartUpdates`` a press
+  /// while stopped is dropped (a batch read can hold a press after the stop).
+  private func feed(_ item: SourceItem) throws {
+    var item = item
+    if !buttonsStartUpdates, !item.pressedButtons.isEmpty {
+      // An idle stop due by the press's time comes before the press.
+      try pipeline.advance(to: item.time)
+      if state == .stopped { item.pressedButtons = [] }
+    }
+    try pipeline.take(item)
   }
 
   private func readButtons(_ device: LiveDevice) throws {
@@ -438,19 +466,20 @@ public final class TiltMotionManager: LoopParticipant {
     for frame in frames {
       let pressed = Buttons.pressed(in: frame, buttons: Buttons.codes(of: device.info))
       if !pressed.isEmpty {
-        try pipeline.take(SourceItem(time: now, motion: nil, pressedButtons: pressed))
+        try feed(SourceItem(time: now, motion: nil, pressedButtons: pressed))
       }
     }
   }
 
-  /// Stopped means closed: no descriptor, no wake-ups (SPEC §5). A node that
-  /// also carries the buttons stays open while stopped, since a button is what
-  /// starts the card again; motion from it is ignored until then.
+  /// Stopped means closed: no descriptor, no wake-ups (SPEC §5). With
+  /// ``buttonsStartUpdates`` the nodes that carry the buttons stay open while
+  /// stopped, since a button is what starts the card again; motion from the
+  /// motion node is ignored until then.
   private func followLifecycle() throws {
     let wantMotion = !pipeline.session.shouldStopUpdates
-    if !wantMotion, let device = motion,
-      profile.buttons.isEmpty || configuration.card.reduceMotion
-    {
+    let motionNodeWakes =
+      buttonsStartUpdates && !profile.buttons.isEmpty && !configuration.card.reduceMotion
+    if !wantMotion, let device = motion, !motionNodeWakes {
       device.close()
       motion = nil
       readAgainAt = nil
@@ -461,6 +490,20 @@ public final class TiltMotionManager: LoopParticipant {
       motion = try LiveDevice(path: devicePath)
       decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
       clock.restartSamples()
+    }
+    followLifecycleOfButtons()
+  }
+
+  /// The paired button node: closed while stopped unless ``buttonsStartUpdates``.
+  private func followLifecycleOfButtons() {
+    let closes = state == .stopped && !buttonsStartUpdates
+    if closes, let device = buttons {
+      device.close()
+      buttons = nil
+      buttonsClosedForStop = true
+    } else if !closes, buttonsClosedForStop {
+      buttonsClosedForStop = false
+      buttons = buttonPath.flatMap { try? LiveDevice(path: $0) }
     }
   }
 
@@ -480,6 +523,7 @@ public final class TiltMotionManager: LoopParticipant {
       DeviceScanner.scan(directory: DeviceChoice.inputDirectory, known: [back.path: device.info])
       .first { $0.path == back.path }?.pairedButtonPath
     buttons = buttonPath.flatMap { try? LiveDevice(path: $0) }
+    buttonsClosedForStop = false
     decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
     clock.restartSamples()
     vanishWatch = nil

@@ -48,6 +48,7 @@ enum LiveCommand: Command {
           StandardError.write("tilt-cli live: \(LibraryErrorText.describe(note))\n")
         }
       })
+    manager.buttonsStartUpdates = true  // a pad's button wakes a stopped card
     var page: LivePage?
     if let address = options.serve {
       page = try LivePage(
