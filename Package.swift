@@ -60,6 +60,9 @@ let package = Package(
         "Tilt", "Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls", "CardServer",
         "Tuning",
       ]),
+    // The app side of VM scenarios 32 and 33 (Tests/vm/README.md); not a product.
+    .executableTarget(
+      name: "tilt-async-probe", dependencies: ["Tilt", "TiltCard"], path: "Tests/vm/AsyncProbe"),
     // What a test needs from the machine (tools, shared data): skip or fail, in one place.
     .target(name: "TestTools", path: "Tests/TestTools"),
     .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),

@@ -1971,6 +1971,231 @@ def s31_still_flip():
 
 SCENARIOS.append((31, "still device: a flip from the page animates to the back at the display rate", s31_still_flip))
 
+# 32, 33 (the library as an app uses it: Tests/vm/AsyncProbe) ---------------------
+def _probe(*args):
+    """tilt-async-probe, built beside tilt-cli (Tests/vm/run)."""
+    return [os.path.join(os.path.dirname(CLI), "tilt-async-probe")] + list(args)
+
+
+def _said(proc, prefix):
+    return [text for _, text in proc.lines if text.startswith(prefix)]
+
+
+def _switches_by_thread(proc):
+    """{tid: (name, voluntary context switches)} of proc's threads."""
+    out = {}
+    for tid in os.listdir("/proc/%d/task" % proc.pid):
+        try:
+            with open("/proc/%d/task/%s/comm" % (proc.pid, tid)) as f:
+                name = f.read().strip()
+            with open("/proc/%d/task/%s/status" % (proc.pid, tid)) as f:
+                vol = [int(x.split()[1]) for x in f if x.startswith("voluntary_ctxt_switches:")][0]
+            out[tid] = (name, vol)
+        except OSError:
+            pass
+    return out
+
+
+def _threads_settle(proc, quiet_s, timeout):
+    """Waits until proc's number of threads has not changed for quiet_s seconds; whether it did."""
+    deadline = time.monotonic() + timeout
+    count, since = None, time.monotonic()
+    while time.monotonic() < deadline and proc.proc.poll() is None:
+        now = len(os.listdir("/proc/%d/task" % proc.pid))
+        if now != count:
+            count, since = now, time.monotonic()
+        elif time.monotonic() - since >= quiet_s:
+            return True
+        time.sleep(0.25)
+    return False
+
+
+def s32_async_cancel():
+    """Cancelling the task that iterates AsyncMotionManager.updates() closes the node and leaves
+    no wake-ups of tilt's while the device goes on sending; SIGINT then kills the process as it
+    would have before the loop ran (the library put the default disposition back).
+
+    Any Swift program that ran a task has a floor here: libdispatch's worker thread of the
+    concurrency runtime wakes once a second for the life of the process (also on the host;
+    `tilt-async-probe idle` awaits one empty task and pauses). The probe is measured beside that
+    floor in the same 5 s: not one wake-up more."""
+    ui = dev.accelerometer(name="tilt-vm async")
+    node = dev.node_of(ui)
+    floor = Watched(_probe("idle"), log("s32-floor.txt"))
+    probe = Watched(_probe("cancel", node, "20", "30"), log("s32-probe.txt"))
+    m = dev.Motion(ui, 100, seed=32)
+    try:
+        probe.wait_open(node)
+        deadline = time.monotonic() + 30
+        while not _said(probe, "cancelled") and time.monotonic() < deadline and probe.proc.poll() is None:
+            m.hold(dev.up_vector(10, 5), 0.1)
+        check(_said(probe, "cancelled"), "no `cancelled` line within 30 s: " + probe.describe_exit())
+        held_at_cancel = probe.holds(node)
+        check(_said(floor, "idle"), "`tilt-async-probe idle` did not start: " + floor.describe_exit())
+        # Idle worker threads of the runtime time out and exit (a first run: 4 threads, 12
+        # switches fewer over the window); measure once their number holds for 6 s.
+        settled = _threads_settle(probe, 6, 40) and _threads_settle(floor, 1, 10)
+        v0, n0, threads = probe.context_switches()
+        f0, _, floor_threads = floor.context_switches()
+        per_thread0 = _switches_by_thread(probe)
+        m.hold(dev.up_vector(-10, 5), 5.0)  # the device keeps sending: a node left open would wake it
+        v1, n1, _ = probe.context_switches()
+        f1, _, _ = floor.context_switches()
+        per_thread1 = _switches_by_thread(probe)
+        held_after = probe.holds(node)
+        alive = probe.proc.poll() is None
+        probe.proc.send_signal(signal.SIGINT)
+        rc = probe.wait_exit(5)
+    finally:
+        for p in (probe, floor):
+            p.kill()
+            p.save_log()
+        ui.close()
+    updates = len(_said(probe, "update "))
+    FIGURES.append("scenario 32 (async cancel): %d updates, then over 5 s of motion after `cancelled`: %d voluntary, "
+                   "%d involuntary context switches (%d threads); the runtime's floor (`tilt-async-probe idle`, "
+                   "%d threads): %d voluntary" % (updates, v1 - v0, n1 - n0, threads, floor_threads, f1 - f0))
+    check(updates >= 20, "%d updates before the cancel (want 20)" % updates)
+    check(not held_at_cancel, "%s still open when the task's cancellation returned" % node)
+    check(not held_after, "%s open again after the cancellation" % node)
+    check(alive, "the probe exited before SIGINT: " + probe.describe_exit())
+    check(settled, "the probes' threads kept coming and going for 40 s after the cancellation")
+    woke = ["%s %+d" % (name, per_thread1.get(tid, (name, c))[1] - c)
+            for tid, (name, c) in sorted(per_thread0.items())]
+    # One more than the floor: the two processes' once-a-second wakes are not in phase.
+    check(v1 - v0 <= f1 - f0 + 1,
+          "after the cancellation: %d voluntary context switches in 5 s of motion, the runtime's floor %d "
+          "(by thread: %s)" % (v1 - v0, f1 - f0, ", ".join(woke)))
+    check(rc is not None, "still running 5 s after SIGINT: the library left a handler behind")
+    check(rc == -signal.SIGINT, "SIGINT after the loop: exit status %s, want death by SIGINT (-2)" % rc)
+    return ("%d updates; cancelled: %s closed, %d wake-ups in 5 s of motion beside the runtime's floor of %d "
+            "(%d threads); SIGINT killed it (-2)" % (updates, node, v1 - v0, f1 - f0, threads))
+
+
+def _stopped_press(mode, motion_node, button_ui, nodes, play, wakes):
+    """The probe's TiltMotionManager on motion_node, stopped at once; then BTN_SOUTH on button_ui
+    and motion. Returns what was seen: (held nodes after the press, updates, states, rc)."""
+    args = ["stopped", motion_node] + (["--buttons-start-updates"] if wakes else [])
+    probe = Watched(_probe(*args), log("s33-%s.txt" % mode))
+    try:
+        deadline = time.monotonic() + 40
+        while not _said(probe, "stopped") and time.monotonic() < deadline and probe.proc.poll() is None:
+            time.sleep(0.05)
+        check(_said(probe, "stopped"), "%s: no `stopped` line: %s" % (mode, probe.describe_exit()))
+        held_stopped = [n for n in nodes if probe.holds(n)]
+        play(0.5)
+        dev.press(button_ui, e.BTN_SOUTH)
+        play(1.0)
+        time.sleep(0.5)
+        held_after = [n for n in nodes if probe.holds(n)]
+        rc = probe.interrupt()
+    finally:
+        probe.kill()
+        probe.save_log()
+    check(rc == 0, "%s: exit status %s on SIGINT: %s" % (mode, rc, probe.describe_exit()))
+    return held_stopped, held_after, len(_said(probe, "update ")), _said(probe, "state ")
+
+
+def s33_button_while_stopped():
+    """TiltMotionManager.stopDeviceMotionUpdates(): stopped means stopped. A pad whose node carries
+    the buttons, and a DualSense-like pair (buttons on the paired node): neither node is held while
+    stopped, and a press of the primary button opens nothing and starts no update. With
+    buttonsStartUpdates (what tilt-cli live sets) the same press starts the updates again."""
+    said = []
+    pad = dev.gamepad()
+    pad_node = dev.node_of(pad)
+    stick = {"x": 0}
+
+    def play_stick(seconds):
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            stick["x"] = (stick["x"] + 997) % 20000
+            pad.write(e.EV_ABS, e.ABS_X, stick["x"])
+            pad.syn()
+            time.sleep(0.01)
+
+    try:
+        held_stopped, held_after, updates, states = _stopped_press(
+            "pad", pad_node, pad, [pad_node], play_stick, wakes=False)
+        check(not held_stopped, "pad: %s held while stopped (a button would start the updates)" % pad_node)
+        check(not held_after and not updates and not states,
+              "pad: BTN_SOUTH while stopped: %s held, %d updates, states %s (want closed, none, none)"
+              % (held_after, updates, states))
+        said.append("pad: closed while stopped, a press ignored")
+    finally:
+        pad.close()
+    for wakes in (False, True):
+        motion_ui, pad_ui = dev.dualsense_motion(), dev.dualsense_gamepad()
+        motion_node, buttons_node = dev.node_of(motion_ui), dev.node_of(pad_ui)
+        m = dev.Motion(motion_ui, 250, res=dev.DS_ACCEL_RES, seed=33, remap=dev.ps_remap, timestamps=True,
+                       gyro_res=dev.DS_GYRO_RES)
+        mode = "pair-wakes" if wakes else "pair"
+        try:
+            held_stopped, held_after, updates, states = _stopped_press(
+                mode, motion_node, pad_ui, [motion_node, buttons_node],
+                lambda s: m.hold(dev.up_vector(15, 0), s), wakes)
+        finally:
+            motion_ui.close()
+            pad_ui.close()
+        if not wakes:
+            check(not held_stopped, "pair: %s held while stopped" % held_stopped)
+            check(not held_after and not updates and not states,
+                  "pair: BTN_SOUTH on %s while stopped: %s held, %d updates, states %s (want closed, none, none)"
+                  % (buttons_node, held_after, updates, states))
+            said.append("pair: both nodes closed while stopped, a press ignored")
+        else:
+            check(buttons_node in held_stopped and motion_node not in held_stopped,
+                  "pair with buttonsStartUpdates: held while stopped %s (want the buttons' node only)" % held_stopped)
+            check(motion_node in held_after and updates > 0 and "state active" in states,
+                  "pair with buttonsStartUpdates: after BTN_SOUTH %s held, %d updates, states %s (want it started)"
+                  % (held_after, updates, states))
+            said.append("with buttonsStartUpdates the press started it (%d updates)" % updates)
+    said.append(_cli_button_wakes_idle_stop())
+    return "; ".join(said)
+
+
+def _cli_button_wakes_idle_stop():
+    """tilt-cli live keeps its policy (buttonsStartUpdates): a pad's button wakes a card that
+    --idle-stop stopped, the motion node reopened."""
+    motion_ui, pad_ui = dev.dualsense_motion(), dev.dualsense_gamepad()
+    motion_node, buttons_node = dev.node_of(motion_ui), dev.node_of(pad_ui)
+    m = dev.Motion(motion_ui, 250, res=dev.DS_ACCEL_RES, seed=34, remap=dev.ps_remap, timestamps=True,
+                   gyro_res=dev.DS_GYRO_RES)
+    live = Watched(cli("live", "--device", motion_node, "--format", "jsonl", "--idle-stop", "1"),
+                   log("s33-cli-idle-stop.txt"))
+    try:
+        live.wait_open(motion_node)
+        m.hold(dev.up_vector(10, 0), 0.5)
+        stopped = _eventually(lambda: not live.holds(motion_node), 15)
+        held_stopped = [n for n in (motion_node, buttons_node) if live.holds(n)]
+        before = len(live.lines)
+        dev.press(pad_ui, e.BTN_SOUTH)
+        reopened = _eventually(lambda: live.holds(motion_node), 10)  # before the next idle stop, 1 s on
+        m.hold(dev.up_vector(10, 0), 0.5)
+        live.wait_quiet(0.5)
+        rc = live.interrupt()
+    finally:
+        live.kill()
+        live.save_log()
+        motion_ui.close()
+        pad_ui.close()
+    check(stopped, "tilt-cli live --idle-stop 1: %s still open 15 s after the device went still" % motion_node)
+    check(held_stopped == [buttons_node],
+          "tilt-cli live stopped for idle holds %s (want the pad's button node only)" % held_stopped)
+    after = [f.get("state") for f in live.frames()[before:]]
+    check(reopened and "active" in after,
+          "tilt-cli live: BTN_SOUTH after the idle stop did not wake it (node reopened: %s, states after: %s)"
+          % (reopened, sorted(set(after))))
+    check(rc == 0, "tilt-cli live: exit status %s on SIGINT" % rc)
+    return "tilt-cli live: the pad's button woke the idle-stopped card"
+
+
+SCENARIOS.append((32, "async updates: cancelling the task closes the node, no wake-up of tilt's, SIGINT as before",
+                  s32_async_cancel))
+SCENARIOS.append((33, "stopped TiltMotionManager: a button press opens nothing and starts no update",
+                  s33_button_while_stopped))
+
+
 def main():
     global CLI, WORK
     ap = argparse.ArgumentParser()

@@ -73,6 +73,31 @@ def dualsense_gamepad():
     )
 
 
+def gamepad(name="tilt-vm pad", phys="tilt-vm/pad0"):
+    """A plain gamepad whose one node has a stick and the buttons: a joystick
+    that acts as a tilt sensor (SPEC §2), its primary button BTN_SOUTH."""
+    stick = [(c, AbsInfo(0, -32768, 32767, 16, 128, 0)) for c in (e.ABS_X, e.ABS_Y)]
+    keys = [e.BTN_SOUTH, e.BTN_EAST, e.BTN_NORTH, e.BTN_WEST, e.BTN_START]
+    return UInput(
+        {e.EV_ABS: stick, e.EV_KEY: keys},
+        name=name,
+        vendor=0x1D6B,
+        product=0x7A18,
+        version=1,
+        bustype=e.BUS_VIRTUAL,
+        phys=phys,
+    )
+
+
+def press(ui, code):
+    """A press and release of one button, each its own frame."""
+    ui.write(e.EV_KEY, code, 1)
+    ui.syn()
+    time.sleep(0.05)
+    ui.write(e.EV_KEY, code, 0)
+    ui.syn()
+
+
 def node_of(ui):
     """The /dev/input/eventN node of a uinput device."""
     return ui.device.path
