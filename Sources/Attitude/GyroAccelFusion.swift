@@ -168,6 +168,11 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// inclination: ``FusionParameters/clippedHoldTime`` after the last
   /// clipped reading, seconds.
   var clippedUntil = -Double.infinity
+  /// The turn a saturated gyroscope did not report (``SaturatedTurn``).
+  var saturatedTurn: SaturatedTurn
+  /// The square of half ``saturationLimit2``'s rate: a rate above it is
+  /// near the range, and goes to ``saturatedTurn``.
+  var nearSaturation2 = 0.0
 
   /// How far the accelerometer is trusted now: τ₀ over the time constant in
   /// motion (above 1 while fast turns shorten it, below while pushes
@@ -281,6 +286,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     saturationLimit = parameters.gyroscopeRange
     clipLimit2 = clipLimit * clipLimit
     saturationLimit2 = 0
+    saturatedTurn = SaturatedTurn(limit: parameters.gyroscopeRange)
     updateSaturationGate()
     updateRestGate()
   }
@@ -291,6 +297,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     let largestBias = parameters.maximumBias * 3.0.squareRoot() + biasCentre.length
     let gate = max(0, saturationLimit - largestBias)
     saturationLimit2 = gate * gate
+    nearSaturation2 = saturationLimit2 / 4
   }
 
   /// A fusion that starts from a stored bias estimate (see ``seedBias(_:)``).
@@ -391,7 +398,25 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       isAtRest = false
     }
 
-    let rate = gyro - bias
+    var rate = gyro - bias
+    var rate2 = rate.lengthSquared
+    if rate2 >= nearSaturation2 {
+      // Near the gyroscope's range: a saturated axis is continued.
+      rate = saturatedTurn.continued(gyro, time: time) - bias
+      rate2 = rate.lengthSquared
+      if hasInclination && saturatedTurn.lostPartUnknown
+        && max(abs(gyro.x), max(abs(gyro.y), abs(gyro.z))) >= saturationLimit
+      {
+        // Saturated, and not continued: the frame jumped. The low-pass
+        // restarts from the readings after this one, as at the start.
+        clippedUntil = max(clippedUntil, time)
+        block = CorrectionBlock()
+        startSum = .zero
+        startWeight = 0
+        startDuration = 0
+        rowFiltersNeedStart = true
+      }
+    }
     // The new orientation stays in a local for the whole step: read back from
     // `self` right after being stored, it would wait for the store to reach
     // the cache (the compiler's loads straddle its stores), every sample.
@@ -407,19 +432,6 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     // comparison for almost every sample (for the gyroscope, the
     // bias-corrected rate's length, which the low-pass's block needs too,
     // against the limit less the largest bias).
-    let rate2 = rate.lengthSquared
-    if rate2 >= saturationLimit2 && hasInclination
-      && max(abs(gyro.x), max(abs(gyro.y), abs(gyro.z))) >= saturationLimit
-    {
-      // Saturated: the frame jumped. The low-pass restarts from the readings
-      // after this one, as at the start.
-      clippedUntil = max(clippedUntil, time)
-      block = CorrectionBlock()
-      startSum = .zero
-      startWeight = 0
-      startDuration = 0
-      rowFiltersNeedStart = true
-    }
     if magnitude2 >= clipLimit2
       && max(abs(acceleration.x), max(abs(acceleration.y), abs(acceleration.z))) >= clipLimit
     {

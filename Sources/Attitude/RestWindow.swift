@@ -18,8 +18,8 @@ struct RestWindow: Sendable {
   /// Σa, Σt·a, Σt, Σt², n (t from the start of the window).
   var accelerationSum = Vector3.zero
   var accelerationTimeSum = Vector3.zero
-  /// Σa², each axis apart: the fit's residuals, hence the slope's noise.
-  var accelerationSquareSum = Vector3.zero
+  /// Σ|a|²: with the others, the fit's residuals, hence the slope's noise.
+  var accelerationSquareSum = 0.0
   var timeSum = 0.0
   var time2Sum = 0.0
   var count = 0.0
@@ -35,9 +35,7 @@ struct RestWindow: Sendable {
     let t = duration
     accelerationSum += acceleration
     accelerationTimeSum += acceleration * t
-    accelerationSquareSum += Vector3(
-      acceleration.x * acceleration.x, acceleration.y * acceleration.y,
-      acceleration.z * acceleration.z)
+    accelerationSquareSum += acceleration.lengthSquared
     timeSum += t
     time2Sum += t * t
     count += 1
@@ -102,10 +100,8 @@ struct RestWindow: Sendable {
     let g2 = mean.lengthSquared
     guard spread > 0, g2 > 0, let up = mean.normalized else { return nil }
     let slope = (accelerationTimeSum - accelerationSum * (timeSum / n)) / spread
-    // Σ(a − ā − ġ(t − t̄))² = Σa² − n·ā² − ġ²·spread, each axis.
-    let residual =
-      accelerationSquareSum.x + accelerationSquareSum.y + accelerationSquareSum.z - n * g2
-      - slope.lengthSquared * spread
+    // Σ|a − ā − ġ(t − t̄)|² = Σ|a|² − n·|ā|² − |ġ|²·spread.
+    let residual = accelerationSquareSum - n * g2 - slope.lengthSquared * spread
     let slopeVariance = max(0, residual) / (3 * (n - 2) * spread)
     return (-mean.cross(slope) / g2, slopeVariance / g2, up)
   }
