@@ -8,6 +8,7 @@
 /// start or a seed: ``FusionParameters/initialRestMinimumDuration``) the
 /// window's mean rate is judged:
 ///
+/// - the accelerometer turns as the mean says: a slow turn, not a rest;
 /// - nothing has confirmed the bias yet (start, stored value): it is rest.
 ///   The mean replaces the estimate, or is weighted with it if the two
 ///   agree: a stored bias that the first rest contradicts is replaced;
@@ -21,6 +22,9 @@
 ///   tell from a changed bias: its rotation stays integrated and the bias
 ///   learns nothing from it.
 ///
+/// "Replaced" voids the estimate's covariance; then, as in every accepted
+/// window, the mean is a Kalman measurement whose error allows for a slow
+/// turn the window may still hold (``observeBiasAtRest(_:mean:variance:)``).
 /// An accepted window is integrated afresh with the new bias, so a card at
 /// rest does not drift, not even in yaw.
 extension GyroAccelFusion {

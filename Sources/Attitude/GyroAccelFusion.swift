@@ -58,6 +58,9 @@ import Foundation
 ///   ``FusionParameters/clippedHoldTime`` after the last one the
 ///   accelerometer does not correct the inclination, and the gyroscope
 ///   carries it alone.
+/// - A gyroscope reading at its range (``FusionParameters/gyroscopeRange``)
+///   is continued along the direction the rate was changing in
+///   (``SaturatedTurn``), so the low-pass keeps its memory through a flick.
 ///
 /// Orientation = `inclinationCorrection · gyroOrientation`, card → world.
 /// `update` never allocates.
@@ -429,9 +432,8 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
 
     let magnitude2 = acceleration.lengthSquared
     // No axis reaches a limit while the vector's length is below it: one
-    // comparison for almost every sample (for the gyroscope, the
-    // bias-corrected rate's length, which the low-pass's block needs too,
-    // against the limit less the largest bias).
+    // comparison for almost every sample (the gyroscope's, against half the
+    // limit less the largest bias, is above).
     if magnitude2 >= clipLimit2
       && max(abs(acceleration.x), max(abs(acceleration.y), abs(acceleration.z))) >= clipLimit
     {
