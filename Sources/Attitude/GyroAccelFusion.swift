@@ -367,6 +367,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     restWindow = nil
     isAtRest = false
     clippedUntil = -.infinity
+    saturatedTurn = SaturatedTurn(limit: saturationLimit)
   }
 
   /// Inlined into the caller, which so hands the sample's fields over in
