@@ -25,7 +25,7 @@ let package = Package(
       providers: [.apt(["libevdev-dev"])]
     ),
     // The one way to the kernel: every target's system calls go through it.
-    .target(name: "SystemCalls"),
+    .target(name: "SystemCalls", swiftSettings: swift6),
     // Events, devices and recordings without libevdev.
     .target(name: "EvdevCore", dependencies: ["SystemCalls"], swiftSettings: swift6),
     // Live devices, through libevdev.
@@ -62,7 +62,7 @@ let package = Package(
       ]),
     // What a test needs from the machine (tools, shared data): skip or fail, in one place.
     .target(name: "TestTools", path: "Tests/TestTools"),
-    .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
+    .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: swift6),
     .testTarget(
       name: "EvdevCoreTests", dependencies: ["EvdevCore", "TestTools"], swiftSettings: swift6),
     .testTarget(
