@@ -49,7 +49,8 @@ let package = Package(
     // The pipeline: a source, the motion manager, the card, the live loop.
     .target(
       name: "Tilt",
-      dependencies: ["Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls"]),
+      dependencies: ["Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls"],
+      swiftSettings: swift6),
     // tune's measurement, search, report data and plot: the steadiest filter for a recording.
     .target(
       name: "Tuning", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard"],
@@ -81,7 +82,8 @@ let package = Package(
       swiftSettings: swift6),
     .testTarget(
       name: "TiltTests",
-      dependencies: ["Tilt", "EvdevCore", "Evdev", "Attitude", "TiltCard", "IIO", "SystemCalls"]),
+      dependencies: ["Tilt", "EvdevCore", "Evdev", "Attitude", "TiltCard", "IIO", "SystemCalls"],
+      swiftSettings: swift6),
     .testTarget(
       name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning"], exclude: ["Golden"]),
     .testTarget(

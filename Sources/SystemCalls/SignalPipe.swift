@@ -23,7 +23,7 @@ package final class SignalPipe {
   package let fileDescriptor: Int32
   /// The signals whose handlers this pipe installed.
   package let signals: [Int32]
-  /// Wakes the loop from any thread; it keeps the write end open while held.
+  /// Wakes the loop from any thread; it owns both ends of the pipe.
   package let waker: Waker
   private var previousActions: [(signal: Int32, action: sigaction)] = []
   private var previousWriteEnd: Int32 = -1
@@ -39,7 +39,7 @@ package final class SignalPipe {
       throw SystemCallError("cannot create a pipe for the event loop", errno: error)
     }
     fileDescriptor = ends.read
-    waker = Waker(writeEnd: ends.write)
+    waker = Waker(readEnd: ends.read, writeEnd: ends.write)
     self.signals = signals
     guard !signals.isEmpty else { return }
     previousWriteEnd = signalPipeWriteEnd.exchange(ends.write, ordering: .sequentiallyConsistent)
@@ -69,10 +69,17 @@ package final class SignalPipe {
   /// Wakes the loop that watches this pipe; safe from any thread.
   package func wake() { waker.wake() }
 
-  /// The write end of a signal pipe, to wake its loop from another thread.
+  /// Wakes a signal pipe's loop from another thread. It keeps both ends of
+  /// the pipe open while held, so that a wake after the loop is gone fills a
+  /// pipe nobody reads instead of raising SIGPIPE or writing to a reused
+  /// descriptor.
   package final class Waker: Sendable {
+    private let readEnd: Int32
     private let writeEnd: Int32
-    init(writeEnd: Int32) { self.writeEnd = writeEnd }
+    init(readEnd: Int32, writeEnd: Int32) {
+      self.readEnd = readEnd
+      self.writeEnd = writeEnd
+    }
 
     /// Writes a ``SignalPipe/wakeByte``. A full pipe is already readable,
     /// so `EAGAIN` is no failure.
@@ -81,7 +88,10 @@ package final class SignalPipe {
       _ = write(writeEnd, &byte, 1)
     }
 
-    deinit { close(writeEnd) }
+    deinit {
+      close(readEnd)
+      close(writeEnd)
+    }
   }
 
   /// The signals that arrived since the last call, oldest first; a
@@ -115,10 +125,8 @@ package final class SignalPipe {
     for signal in pending { raise(signal) }
   }
 
-  deinit {
-    restore()
-    close(fileDescriptor)
-  }
+  /// The pipe itself closes with ``waker``, when its last holder lets go.
+  deinit { restore() }
 }
 
 /// Ignores SIGPIPE, so that a write to a closed pipe fails with `EPIPE`
