@@ -60,7 +60,8 @@ let package = Package(
       dependencies: [
         "Tilt", "Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls", "CardServer",
         "Tuning",
-      ]),
+      ],
+      swiftSettings: swift6),
     // What a test needs from the machine (tools, shared data): skip or fail, in one place.
     .target(name: "TestTools", path: "Tests/TestTools"),
     .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: swift6),
@@ -85,7 +86,8 @@ let package = Package(
       dependencies: ["Tilt", "EvdevCore", "Evdev", "Attitude", "TiltCard", "IIO", "SystemCalls"],
       swiftSettings: swift6),
     .testTarget(
-      name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning"], exclude: ["Golden"]),
+      name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning"], exclude: ["Golden"],
+      swiftSettings: swift6),
     .testTarget(
       name: "TuningTests", dependencies: ["Tuning", "Attitude", "TestTools", "MotionSimulator"],
       swiftSettings: swift6),
