@@ -149,6 +149,8 @@ final class Pacer {
   private var now = 0.0
   /// When the current hold began, while updates are stopped by a command.
   private var heldSince: MonotonicInstant?
+  /// The time of the sample being waited for, while one is.
+  private var nextSample: Double?
 
   init(
     speed: Double, pipeline: TiltPipeline, participants: [any LoopParticipant], loop: EventLoop
@@ -157,8 +159,13 @@ final class Pacer {
     self.pipeline = pipeline
     self.participants = participants
     self.loop = loop
+    // A command (a key, the page) happens at the wall clock's time, but not
+    // past the next sample still to take: when a busy machine left the replay
+    // behind, a stop at the wall's time would show an attitude older than its
+    // time, and the start would jump by the samples in between.
     pipeline.currentTime = { [unowned self] in
-      max(now, start.duration(to: heldSince ?? .now).seconds * speed)
+      let wall = start.duration(to: heldSince ?? .now).seconds * speed
+      return max(now, min(wall, nextSample ?? wall))
     }
   }
 
@@ -172,6 +179,8 @@ final class Pacer {
   /// recording's (a 250 Hz recording with 60 Hz frames: ~60 wake-ups a
   /// second instead of ~310). The frames are the same.
   func wait(forSampleAt t: Double) throws -> Bool {
+    nextSample = t
+    defer { nextSample = nil }
     if pipeline.configuration.everySample { return try wait(until: t) }
     let rate = pipeline.configuration.displayRateHz
     let x = t * rate

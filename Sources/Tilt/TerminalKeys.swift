@@ -8,6 +8,7 @@ import TiltCard
 public final class TerminalKeys: LoopParticipant {
   public let input: Int32
   public let pipeline: TiltPipeline
+  private var decoder = TerminalKeyDecoder()
 
   /// Keys read from `input` (standard input, descriptor 0, by default) into `pipeline`.
   public init(input: Int32 = 0, pipeline: TiltPipeline) {
@@ -20,8 +21,7 @@ public final class TerminalKeys: LoopParticipant {
 
   public func service(ready: Set<Int32>) throws {
     guard ready.contains(input) else { return }
-    for byte in Syscall.readAvailable(input) {
-      guard let key = TerminalKey(byte: byte) else { continue }
+    for key in decoder.keys(in: Syscall.readAvailable(input)) {
       guard let command = key.sessionCommand else { return pipeline.requestEnd() }
       try pipeline.perform(command)
     }

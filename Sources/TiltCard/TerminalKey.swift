@@ -31,3 +31,56 @@ public enum TerminalKey: Hashable, Sendable {
   /// The help line of the terminal view.
   public static let helpLine = "space flip · r recenter · p stop/start · q quit"
 }
+
+/// Terminal input bytes to keys, skipping escape sequences: a function key
+/// (F1 is `ESC O P`), an arrow, Alt with a key, or a terminal's report
+/// carries letters that are not keys of the view (F2's `Q` would quit).
+/// Keeps its state across reads, since a sequence may be split between them.
+public struct TerminalKeyDecoder: Sendable {
+  private enum State: Sendable {
+    case ground, escape, controlSequence, singleShift, string, stringEscape
+  }
+  private var state = State.ground
+
+  public init() {}
+
+  /// The keys in `bytes`, one read's worth. A lone ESC at the end of a read
+  /// is the Esc key, which is no key of the view: it starts no sequence.
+  public mutating func keys(in bytes: some Sequence<UInt8>) -> [TerminalKey] {
+    var keys: [TerminalKey] = []
+    for byte in bytes {
+      switch state {
+      case .ground:
+        if byte == 0x1B {
+          state = .escape
+        } else if let key = TerminalKey(byte: byte) {
+          keys.append(key)
+        }
+      case .escape:
+        switch byte {
+        case UInt8(ascii: "["): state = .controlSequence
+        case UInt8(ascii: "O"): state = .singleShift
+        case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "_"), UInt8(ascii: "^"):
+          state = .string
+        case 0x1B: state = .escape
+        default: state = .ground  // Alt with a key
+        }
+      case .controlSequence:
+        // Parameters and intermediates (0x20–0x3F) until a final byte.
+        if byte == 0x1B {
+          state = .escape
+        } else if (0x40...0x7E).contains(byte) {
+          state = .ground
+        }
+      case .singleShift:
+        state = .ground
+      case .string:
+        if byte == 0x07 { state = .ground } else if byte == 0x1B { state = .stringEscape }
+      case .stringEscape:
+        state = byte == UInt8(ascii: "\\") ? .ground : .string
+      }
+    }
+    if state == .escape { state = .ground }
+    return keys
+  }
+}
