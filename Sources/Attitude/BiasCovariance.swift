@@ -79,6 +79,16 @@ struct BiasCovariance: Hashable, Sendable {
     zz = max(zz, floor)
   }
 
+  /// The Kalman update for a measurement of the bias's component along the
+  /// unit vector `h` with variance `r`: returns the change of the estimate,
+  /// and downdates the covariance.
+  mutating func observe(direction h: Vector3, innovation: Double, variance r: Double) -> Vector3 {
+    let u = multiply(h)
+    let s = h.dot(u) + r
+    subtract(u, u, scale: 1 / s)
+    return u * (innovation / s)
+  }
+
   /// The Kalman update for a measurement `z` of one axis (`axis` 0, 1, 2)
   /// of the bias with variance `r`: returns the change of the estimate, and
   /// downdates the covariance.

@@ -262,13 +262,16 @@ public struct FusionParameters: Hashable, Sendable {
   public var accelerometerRange: Double = .infinity
   /// The largest rate, rad/s, that an axis of the gyroscope reads (absinfo's
   /// maximum over its resolution: ±2000 °/s on a DualSense); infinity when
-  /// unknown. A reading with an axis at it is saturated: the integration
-  /// lost the part of the turn beyond it, so the almost-inertial frame has
-  /// jumped by an unknown rotation and the low-passed gravity in it is
-  /// stale. From the last saturated reading on, the low-pass starts afresh
-  /// as at the start (the mean of the readings since, for one
-  /// ``accelerometerTimeConstant``, the bias learning nothing meanwhile),
-  /// and saturated readings do not enter it.
+  /// unknown. A reading with an axis at it is saturated: the part of the
+  /// turn beyond it is not read. A fast turn keeps its axis while it lasts,
+  /// so the saturated axes are continued along the direction the rate was
+  /// changing in before the cut, by as much as the axes below the range
+  /// say (``SaturatedTurn``). Where that cannot be done (no two readings
+  /// just before the cut; the turn almost wholly on the saturated axes),
+  /// the almost-inertial frame has jumped by an unknown rotation: from the
+  /// last such reading on, the low-pass starts afresh as at the start (the
+  /// mean of the readings since, for one ``accelerometerTimeConstant``,
+  /// the bias learning nothing meanwhile).
   public var gyroscopeRange: Double = .infinity
   /// Seconds after a clipped reading during which the accelerometer does
   /// not correct the inclination: 1 s, one period of the slowest shake that

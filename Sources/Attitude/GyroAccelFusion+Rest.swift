@@ -8,6 +8,7 @@
 /// start or a seed: ``FusionParameters/initialRestMinimumDuration``) the
 /// window's mean rate is judged:
 ///
+/// - the accelerometer turns as the mean says: a slow turn, not a rest;
 /// - nothing has confirmed the bias yet (start, stored value): it is rest.
 ///   The mean replaces the estimate, or is weighted with it if the two
 ///   agree: a stored bias that the first rest contradicts is replaced;
@@ -21,6 +22,9 @@
 ///   tell from a changed bias: its rotation stays integrated and the bias
 ///   learns nothing from it.
 ///
+/// "Replaced" voids the estimate's covariance; then, as in every accepted
+/// window, the mean is a Kalman measurement whose error allows for a slow
+/// turn the window may still hold (``observeBiasAtRest(_:mean:variance:)``).
 /// An accepted window is integrated afresh with the new bias, so a card at
 /// rest does not drift, not even in yaw.
 extension GyroAccelFusion {
@@ -81,17 +85,16 @@ extension GyroAccelFusion {
       restWindow = RestWindow(start: orientation)
       return
     } else if isBiasConfirmed && agrees(bias, variance: biasCovariance.largestVariance) {
-      observeBiasAtRest(mean: mean, variance: meanVariance)
+      observeBiasAtRest(window, mean: mean, variance: meanVariance)
     } else if !isBiasConfirmed || agrees(confirmedBias, variance: confirmedVariance)
       || window.accelerometerDisprovesTurn(by: mean - bias, gyroscopeNoise2: meanVariance)
     {
-      if !isBiasConfirmed && agrees(bias, variance: biasCovariance.largestVariance) {
-        observeBiasAtRest(mean: mean, variance: meanVariance)
-      } else {
-        // The rest contradicts the estimate: the rest is what is known now.
-        bias = mean
-        biasCovariance = BiasCovariance(variance: meanVariance)
+      if isBiasConfirmed || !agrees(bias, variance: biasCovariance.largestVariance) {
+        // The rest contradicts the estimate: what the estimate knew is void,
+        // and the rest is what is known now, as far as it tells.
+        biasCovariance = BiasCovariance(variance: maximumBias2)
       }
+      observeBiasAtRest(window, mean: mean, variance: meanVariance)
     } else {
       isAtRest = false
       restWindow = RestWindow(start: orientation)
@@ -107,12 +110,42 @@ extension GyroAccelFusion {
     restWindow = RestWindow(start: orientation)
   }
 
-  /// The Kalman update with a rest's mean rate, which measures all three
-  /// axes with independent errors of variance `variance`: one axis after
-  /// the other.
-  mutating func observeBiasAtRest(mean: Vector3, variance: Double) {
-    bias += biasCovariance.observe(axis: 0, innovation: mean.x - bias.x, variance: variance)
-    bias += biasCovariance.observe(axis: 1, innovation: mean.y - bias.y, variance: variance)
-    bias += biasCovariance.observe(axis: 2, innovation: mean.z - bias.z, variance: variance)
+  /// The Kalman update with a rest's mean rate `mean`, whose error has
+  /// variance `variance` on each axis for a still card.
+  ///
+  /// A window of steady readings may still be a slow turn. Across gravity
+  /// the accelerometer shows it: the turn its fitted slope gives, as far as
+  /// it stands above the slope's own noise (the measured square less the
+  /// noise's expected square, so a still card's noise is not taken for a
+  /// turn), is left out of the measurement, whose error grows by that
+  /// noise. About the vertical nothing shows it: it is allowed for as a turn
+  /// of random direction with that part across would have (a third of the
+  /// square about each axis: half the square across), so the steadier the
+  /// card across gravity, the more the rest says about the vertical bias.
+  mutating func observeBiasAtRest(_ window: RestWindow, mean: Vector3, variance: Double) {
+    guard let seen = window.turnAcrossGravity() else {
+      observe(mean, along: Vector3(1, 0, 0), variance: variance)
+      observe(mean, along: Vector3(0, 1, 0), variance: variance)
+      observe(mean, along: Vector3(0, 0, 1), variance: variance)
+      return
+    }
+    let measured2 = seen.rate.lengthSquared
+    let excess = max(0, measured2 - 2 * seen.variance)
+    let turn = excess > 0 ? seen.rate * (excess / measured2) : .zero
+    let acrossVariance = variance + (excess > 0 ? seen.variance : 0)
+    let measurement = mean - turn
+    let up = seen.up
+    let other = abs(up.x) < 0.9 ? Vector3(1, 0, 0) : Vector3(0, 1, 0)
+    let across1 = up.cross(other).normalized ?? Vector3(0, 0, 1)
+    observe(measurement, along: across1, variance: acrossVariance)
+    observe(measurement, along: up.cross(across1), variance: acrossVariance)
+    observe(measurement, along: up, variance: variance + excess / 2)
+  }
+
+  /// One scalar Kalman update of the bias: `measurement`'s component along
+  /// the unit vector `h`, with error variance `variance`.
+  mutating func observe(_ measurement: Vector3, along h: Vector3, variance: Double) {
+    bias += biasCovariance.observe(
+      direction: h, innovation: (measurement - bias).dot(h), variance: variance)
   }
 }

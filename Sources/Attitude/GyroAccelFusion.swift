@@ -58,6 +58,9 @@ import Foundation
 ///   ``FusionParameters/clippedHoldTime`` after the last one the
 ///   accelerometer does not correct the inclination, and the gyroscope
 ///   carries it alone.
+/// - A gyroscope reading at its range (``FusionParameters/gyroscopeRange``)
+///   is continued along the direction the rate was changing in
+///   (``SaturatedTurn``), so the low-pass keeps its memory through a flick.
 ///
 /// Orientation = `inclinationCorrection · gyroOrientation`, card → world.
 /// `update` never allocates.
@@ -168,6 +171,11 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// inclination: ``FusionParameters/clippedHoldTime`` after the last
   /// clipped reading, seconds.
   var clippedUntil = -Double.infinity
+  /// The turn a saturated gyroscope did not report (``SaturatedTurn``).
+  var saturatedTurn: SaturatedTurn
+  /// The square of half ``saturationLimit2``'s rate: a rate above it is
+  /// near the range, and goes to ``saturatedTurn``.
+  var nearSaturation2 = 0.0
 
   /// How far the accelerometer is trusted now: τ₀ over the time constant in
   /// motion (above 1 while fast turns shorten it, below while pushes
@@ -281,6 +289,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     saturationLimit = parameters.gyroscopeRange
     clipLimit2 = clipLimit * clipLimit
     saturationLimit2 = 0
+    saturatedTurn = SaturatedTurn(limit: parameters.gyroscopeRange)
     updateSaturationGate()
     updateRestGate()
   }
@@ -291,6 +300,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     let largestBias = parameters.maximumBias * 3.0.squareRoot() + biasCentre.length
     let gate = max(0, saturationLimit - largestBias)
     saturationLimit2 = gate * gate
+    nearSaturation2 = saturationLimit2 / 4
   }
 
   /// A fusion that starts from a stored bias estimate (see ``seedBias(_:)``).
@@ -357,6 +367,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     restWindow = nil
     isAtRest = false
     clippedUntil = -.infinity
+    saturatedTurn = SaturatedTurn(limit: saturationLimit)
   }
 
   /// Inlined into the caller, which so hands the sample's fields over in
@@ -391,7 +402,25 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       isAtRest = false
     }
 
-    let rate = gyro - bias
+    var rate = gyro - bias
+    var rate2 = rate.lengthSquared
+    if rate2 >= nearSaturation2 {
+      // Near the gyroscope's range: a saturated axis is continued.
+      rate = saturatedTurn.continued(gyro, time: time) - bias
+      rate2 = rate.lengthSquared
+      if hasInclination && saturatedTurn.lostPartUnknown
+        && max(abs(gyro.x), max(abs(gyro.y), abs(gyro.z))) >= saturationLimit
+      {
+        // Saturated, and not continued: the frame jumped. The low-pass
+        // restarts from the readings after this one, as at the start.
+        clippedUntil = max(clippedUntil, time)
+        block = CorrectionBlock()
+        startSum = .zero
+        startWeight = 0
+        startDuration = 0
+        rowFiltersNeedStart = true
+      }
+    }
     // The new orientation stays in a local for the whole step: read back from
     // `self` right after being stored, it would wait for the store to reach
     // the cache (the compiler's loads straddle its stores), every sample.
@@ -404,22 +433,8 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
 
     let magnitude2 = acceleration.lengthSquared
     // No axis reaches a limit while the vector's length is below it: one
-    // comparison for almost every sample (for the gyroscope, the
-    // bias-corrected rate's length, which the low-pass's block needs too,
-    // against the limit less the largest bias).
-    let rate2 = rate.lengthSquared
-    if rate2 >= saturationLimit2 && hasInclination
-      && max(abs(gyro.x), max(abs(gyro.y), abs(gyro.z))) >= saturationLimit
-    {
-      // Saturated: the frame jumped. The low-pass restarts from the readings
-      // after this one, as at the start.
-      clippedUntil = max(clippedUntil, time)
-      block = CorrectionBlock()
-      startSum = .zero
-      startWeight = 0
-      startDuration = 0
-      rowFiltersNeedStart = true
-    }
+    // comparison for almost every sample (the gyroscope's, against half the
+    // limit less the largest bias, is above).
     if magnitude2 >= clipLimit2
       && max(abs(acceleration.x), max(abs(acceleration.y), abs(acceleration.z))) >= clipLimit
     {

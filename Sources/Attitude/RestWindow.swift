@@ -18,6 +18,8 @@ struct RestWindow: Sendable {
   /// Σa, Σt·a, Σt, Σt², n (t from the start of the window).
   var accelerationSum = Vector3.zero
   var accelerationTimeSum = Vector3.zero
+  /// Σ|a|²: with the others, the fit's residuals, hence the slope's noise.
+  var accelerationSquareSum = 0.0
   var timeSum = 0.0
   var time2Sum = 0.0
   var count = 0.0
@@ -33,6 +35,7 @@ struct RestWindow: Sendable {
     let t = duration
     accelerationSum += acceleration
     accelerationTimeSum += acceleration * t
+    accelerationSquareSum += acceleration.lengthSquared
     timeSum += t
     time2Sum += t * t
     count += 1
@@ -81,5 +84,25 @@ struct RestWindow: Sendable {
     guard spread > 0 else { return false }
     let slope = (accelerationTimeSum - accelerationSum * (timeSum / n)) / spread
     return slope.lengthSquared < (slope - predicted).lengthSquared
+  }
+
+  /// The turn across gravity that the accelerometer shows over the window,
+  /// rad/s (card frame): a turn at ω moves gravity g at −ω × g, so the
+  /// fitted slope ġ gives ω⊥ = −(g × ġ)/|g|². Also the variance of each of
+  /// its two components from the fit's residuals (the accelerometer's noise
+  /// and a hand's tremor, as this device has them), (rad/s)², and the unit
+  /// vector up. Nil for a window too short to fit.
+  func turnAcrossGravity() -> (rate: Vector3, variance: Double, up: Vector3)? {
+    let n = count
+    guard n > 3 else { return nil }
+    let spread = time2Sum - timeSum * timeSum / n
+    let mean = accelerationSum / n
+    let g2 = mean.lengthSquared
+    guard spread > 0, g2 > 0, let up = mean.normalized else { return nil }
+    let slope = (accelerationTimeSum - accelerationSum * (timeSum / n)) / spread
+    // Σ|a − ā − ġ(t − t̄)|² = Σ|a|² − n·|ā|² − |ġ|²·spread.
+    let residual = accelerationSquareSum - n * g2 - slope.lengthSquared * spread
+    let slopeVariance = max(0, residual) / (3 * (n - 2) * spread)
+    return (-mean.cross(slope) / g2, slopeVariance / g2, up)
   }
 }

@@ -74,6 +74,31 @@ import Testing
     #expect(rmse < 2.5, "RMSE \(rmse)°")
   }
 
+  /// Issue 19's rule on slow drift, seed 2 (2 minutes of a 2–4 °/s turn
+  /// that never rests): RMSE at most VQF's on the same samples (1.921°),
+  /// and the 10 s windows from 72 s on within 1.5 × VQF's same window +
+  /// 0.5° (VQF's windows below, from scripts/bench-attitude's scoring).
+  /// A window turning slowly about the vertical passed for a rest and its
+  /// turn became the bias: RMSE 2.029°, window from 74 s 2.23° against a
+  /// bound of 1.10° (2.02 ×). The rest now leaves out the turn across
+  /// gravity that the accelerometer shows and allows for one about the
+  /// vertical.
+  @Test func slowTurnAboutTheVerticalIsNotTakenForABias() {
+    let recording = StressSuite.named("slow-drift")!.recording(seed: 2)
+    let times = recording.samples.map(\.time)
+    let e = Self.errors(recording)
+    let rmse = InclinationScore.rmse(e, times: times)
+    #expect(rmse <= 1.921, "RMSE \(rmse)°, VQF 1.921°")
+    let vqf: [Double] = [
+      0.66, 0.49, 0.40, 0.40, 0.42, 0.46, 0.48, 0.51, 0.53, 0.54, 0.56, 0.57, 0.57, 0.59, 0.62,
+    ]
+    let windows = InclinationScore.windows(e, times: times)
+    for (k, v) in vqf.enumerated() {
+      let ours = windows[72 + k]
+      #expect(ours <= 1.5 * v + 0.5, "window from \(72 + k) s: \(ours)°, VQF \(v)°")
+    }
+  }
+
   /// Flicks of 2500–3000 °/s on a ±2000 °/s gyroscope: the integration
   /// loses the turn beyond the range, and the low-passed gravity in the
   /// jumped frame is stale. Told the range, the fusion starts its low-pass
@@ -91,6 +116,32 @@ import Testing
     let rmse = InclinationScore.rmse(e, times: times)
     #expect(windows.max()! < 8, "worst 10 s window \(windows.max()!)°, RMSE \(rmse)°")
     #expect(rmse < 5, "RMSE \(rmse)°")
+  }
+
+  /// Issue 19's rule on gyroscope saturation, seed 12: RMSE at most VQF's
+  /// on the same samples (7.473°), and the 10 s windows from 20 s (after
+  /// the flick near 15 s, before the one near 30 s) within 1.5 × VQF's same
+  /// window + 0.5° (VQF's windows below). The fusion restarted its
+  /// low-pass after each saturated reading, from the first readings after
+  /// the flick, which the hand's motion pulled off: window from 22 s 3.22°
+  /// against a bound of 2.80° (1.15 ×). Now the saturated axes are
+  /// continued along the direction the rate was changing in, and the
+  /// low-pass keeps its memory.
+  @Test func saturatedFlickKeepsTheInclination() {
+    let recording = StressSuite.named("gyro-saturation")!.recording(seed: 12)
+    var parameters = FusionParameters()
+    parameters.accelerometerRange = recording.sensor.accelerometerRange
+    parameters.gyroscopeRange = recording.sensor.gyroscopeRange
+    let times = recording.samples.map(\.time)
+    let e = Self.errors(recording, parameters)
+    let rmse = InclinationScore.rmse(e, times: times)
+    #expect(rmse <= 7.473, "RMSE \(rmse)°, VQF 7.473°")
+    let vqf: [Double] = [2.42, 1.71, 1.53, 1.56, 1.63, 1.69, 1.72, 1.73]
+    let windows = InclinationScore.windows(e, times: times)
+    for (k, v) in vqf.enumerated() {
+      let ours = windows[20 + k]
+      #expect(ours <= 1.5 * v + 0.5, "window from \(20 + k) s: \(ours)°, VQF \(v)°")
+    }
   }
 
   /// The range matters only where readings reach it: the same shake on a

@@ -50,7 +50,7 @@ import Testing
   }
 
   static let broad02 = "../shared/data/broad/broad02_window36-56s_as_dualsense_motion.evemu"
-  static let broad02SHA256 = "f8b732b7dc1be0464db72ac1a98e82cc7386202a226c76d1b218ce87d0a4183d"
+  static let broad02SHA256 = "7721383646f72c17f2b3b1376932b4d792822f2e7a8cb17acff13b43acbb813f"
 
   @Test(.needsSharedData("broad/broad02_window36-56s_as_dualsense_motion.evemu"))
   func replayOfTheSharedDualSenseRecordingIsPinnedByItsHash() throws {

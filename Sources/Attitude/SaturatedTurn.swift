@@ -1,0 +1,79 @@
+/// The rate of a turn past the gyroscope's range, continued from the axes
+/// that still read it.
+///
+/// An axis turning faster than the range reads the range, and the part
+/// beyond it is lost to the integration. A fast turn (a flick) keeps its
+/// axis for the fraction of a second that it lasts, so its rate changes
+/// along one direction: the direction in which the readings changed just
+/// before the cut (the difference of the last two, which leaves out the
+/// slow turn of the hand the flick rides on). Through the cut, the axes
+/// below the range say how far along that direction the rate has moved
+/// since, and the saturated axes are continued by as much.
+struct SaturatedTurn: Sendable {
+  /// The range, rad/s.
+  let limit: Double
+  /// The last two readings below the range (raw rate, rad/s, card frame).
+  var previousTime = -Double.infinity
+  var previousRate = Vector3.zero
+  var earlierTime = -Double.infinity
+  var earlierRate = Vector3.zero
+  /// Within a cut: the reading before it and the unit direction of change.
+  var inCut = false
+  var direction: Vector3?
+  /// Whether the last saturated reading could not be continued: its lost
+  /// part is unknown.
+  var lostPartUnknown = false
+
+  init(limit: Double) {
+    self.limit = limit
+  }
+
+  /// The longest a reading may be from the one before it, s, for the two
+  /// to give a direction.
+  static let longestStep = 0.05
+
+  /// Takes a raw reading near the range (every reading in and around a
+  /// cut), returns it with its saturated axes continued. Out of line: the
+  /// common sample only compares its rate with the range.
+  @inline(never)
+  mutating func continued(_ rate: Vector3, time: Double) -> Vector3 {
+    let saturatedX = abs(rate.x) >= limit
+    let saturatedY = abs(rate.y) >= limit
+    let saturatedZ = abs(rate.z) >= limit
+    guard saturatedX || saturatedY || saturatedZ else {
+      inCut = false
+      earlierTime = previousTime
+      earlierRate = previousRate
+      previousTime = time
+      previousRate = rate
+      return rate
+    }
+    if !inCut {
+      inCut = true
+      let consecutive =
+        time - previousTime <= Self.longestStep && previousTime - earlierTime <= Self.longestStep
+      direction = consecutive ? (previousRate - earlierRate).normalized : nil
+    }
+    lostPartUnknown = true
+    guard let u = direction else { return rate }
+    // The change along u since the cut, from the axes below the range
+    // (least squares); none, or too little of u on them, says nothing.
+    let change = rate - previousRate
+    let weightX = saturatedX ? 0.0 : u.x
+    let weightY = saturatedY ? 0.0 : u.y
+    let weightZ = saturatedZ ? 0.0 : u.z
+    let seen = weightX * weightX + weightY * weightY + weightZ * weightZ
+    guard seen > 1e-4 else { return rate }
+    lostPartUnknown = false
+    let along = (weightX * change.x + weightY * change.y + weightZ * change.z) / seen
+    let estimate = previousRate + u * along
+    // A saturated axis is at least the range, in its sign.
+    func axis(_ read: Double, _ estimated: Double, _ saturated: Bool) -> Double {
+      guard saturated, estimated * read > 0, abs(estimated) > abs(read) else { return read }
+      return estimated
+    }
+    return Vector3(
+      axis(rate.x, estimate.x, saturatedX), axis(rate.y, estimate.y, saturatedY),
+      axis(rate.z, estimate.z, saturatedZ))
+  }
+}
