@@ -209,7 +209,7 @@ final class ServedReplay {
       try client.run()
       self.client = client
     } else {
-      FileManager.default.createFile(atPath: errFile.path, contents: nil)
+      _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
       let p = Process()
       p.executableURL = TiltCLI.binary
       p.arguments = arguments
