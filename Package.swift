@@ -25,7 +25,7 @@ let package = Package(
       providers: [.apt(["libevdev-dev"])]
     ),
     // The one way to the kernel: every target's system calls go through it.
-    .target(name: "SystemCalls"),
+    .target(name: "SystemCalls", swiftSettings: swift6),
     // Events, devices and recordings without libevdev.
     .target(name: "EvdevCore", dependencies: ["SystemCalls"], swiftSettings: swift6),
     // Live devices, through libevdev.
@@ -49,7 +49,8 @@ let package = Package(
     // The pipeline: a source, the motion manager, the card, the live loop.
     .target(
       name: "Tilt",
-      dependencies: ["Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls"]),
+      dependencies: ["Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls"],
+      swiftSettings: swift6),
     // tune's measurement, search, report data and plot: the steadiest filter for a recording.
     .target(
       name: "Tuning", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard"],
@@ -59,13 +60,14 @@ let package = Package(
       dependencies: [
         "Tilt", "Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls", "CardServer",
         "Tuning",
-      ]),
+      ],
+      swiftSettings: swift6),
     // The app side of VM scenarios 32 and 33 (Tests/vm/README.md); not a product.
     .executableTarget(
       name: "tilt-async-probe", dependencies: ["Tilt", "TiltCard"], path: "Tests/vm/AsyncProbe"),
     // What a test needs from the machine (tools, shared data): skip or fail, in one place.
-    .target(name: "TestTools", path: "Tests/TestTools"),
-    .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
+    .target(name: "TestTools", path: "Tests/TestTools", swiftSettings: swift6),
+    .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: swift6),
     .testTarget(
       name: "EvdevCoreTests", dependencies: ["EvdevCore", "TestTools"], swiftSettings: swift6),
     .testTarget(
@@ -84,9 +86,11 @@ let package = Package(
       swiftSettings: swift6),
     .testTarget(
       name: "TiltTests",
-      dependencies: ["Tilt", "EvdevCore", "Evdev", "Attitude", "TiltCard", "IIO", "SystemCalls"]),
+      dependencies: ["Tilt", "EvdevCore", "Evdev", "Attitude", "TiltCard", "IIO", "SystemCalls"],
+      swiftSettings: swift6),
     .testTarget(
-      name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning"], exclude: ["Golden"]),
+      name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning"], exclude: ["Golden"],
+      swiftSettings: swift6),
     .testTarget(
       name: "TuningTests", dependencies: ["Tuning", "Attitude", "TestTools", "MotionSimulator"],
       swiftSettings: swift6),

@@ -129,7 +129,7 @@ extension Syscall {
       template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     }
     _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-    return (fd, String(cString: template))
+    return (fd, String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
   }
 
   /// `lseek(fd, 0, SEEK_SET)`.

@@ -1,8 +1,10 @@
 import Glibc
+import Synchronization
 
-/// The write end of the innermost installed pipe's self-pipe; a plain global
-/// so that the signal handler only loads it.
-private nonisolated(unsafe) var signalPipeWriteEnd: Int32 = -1
+/// The write end of the innermost installed pipe's self-pipe (-1: none). An
+/// atomic, because the signal handler loads it on whatever thread the signal
+/// lands; a lock-free load is async-signal-safe.
+private let signalPipeWriteEnd = Atomic<Int32>(-1)
 
 /// A self-pipe that `poll()` can watch: signals asked for (SIGINT, SIGTERM,
 /// SIGWINCH…) become bytes on it, and ``wake()`` from any thread writes one
@@ -13,12 +15,16 @@ private nonisolated(unsafe) var signalPipeWriteEnd: Int32 = -1
 /// thread's signal mask and the handler of an enclosing pipe as they were. A
 /// signal that arrived but was not drained is raised again after that, so
 /// the previous handler gets it: none is dropped.
+///
+/// Use from one thread; not Sendable. Only ``wake()`` (or ``waker``'s, which
+/// is `Sendable`) may be called from another.
 package final class SignalPipe {
   /// The read end, for `poll()`.
   package let fileDescriptor: Int32
   /// The signals whose handlers this pipe installed.
   package let signals: [Int32]
-  private let writeEnd: Int32
+  /// Wakes the loop from any thread; it owns both ends of the pipe.
+  package let waker: Waker
   private var previousActions: [(signal: Int32, action: sigaction)] = []
   private var previousWriteEnd: Int32 = -1
   private var previousMask = sigset_t()
@@ -33,17 +39,16 @@ package final class SignalPipe {
       throw SystemCallError("cannot create a pipe for the event loop", errno: error)
     }
     fileDescriptor = ends.read
-    writeEnd = ends.write
+    waker = Waker(readEnd: ends.read, writeEnd: ends.write)
     self.signals = signals
     guard !signals.isEmpty else { return }
-    previousWriteEnd = signalPipeWriteEnd
-    signalPipeWriteEnd = writeEnd
+    previousWriteEnd = signalPipeWriteEnd.exchange(ends.write, ordering: .sequentiallyConsistent)
     for signal in signals {
       var action = sigaction()
       action.__sigaction_handler.sa_handler = { number in
         var byte = UInt8(truncatingIfNeeded: number)
         let saved = errno
-        _ = write(signalPipeWriteEnd, &byte, 1)
+        _ = write(signalPipeWriteEnd.load(ordering: .sequentiallyConsistent), &byte, 1)
         errno = saved
       }
       action.sa_flags = SA_RESTART
@@ -62,9 +67,31 @@ package final class SignalPipe {
   }
 
   /// Wakes the loop that watches this pipe; safe from any thread.
-  package func wake() {
-    var byte = UInt8(SignalPipe.wakeByte)
-    _ = write(writeEnd, &byte, 1)
+  package func wake() { waker.wake() }
+
+  /// Wakes a signal pipe's loop from another thread. It keeps both ends of
+  /// the pipe open while held, so that a wake after the loop is gone fills a
+  /// pipe nobody reads instead of raising SIGPIPE or writing to a reused
+  /// descriptor.
+  package final class Waker: Sendable {
+    private let readEnd: Int32
+    private let writeEnd: Int32
+    init(readEnd: Int32, writeEnd: Int32) {
+      self.readEnd = readEnd
+      self.writeEnd = writeEnd
+    }
+
+    /// Writes a ``SignalPipe/wakeByte``. A full pipe is already readable,
+    /// so `EAGAIN` is no failure.
+    package func wake() {
+      var byte = UInt8(SignalPipe.wakeByte)
+      _ = write(writeEnd, &byte, 1)
+    }
+
+    deinit {
+      close(readEnd)
+      close(writeEnd)
+    }
   }
 
   /// The signals that arrived since the last call, oldest first; a
@@ -92,17 +119,14 @@ package final class SignalPipe {
       var action = action
       sigaction(signal, &action, nil)
     }
-    signalPipeWriteEnd = previousWriteEnd
+    signalPipeWriteEnd.store(previousWriteEnd, ordering: .sequentiallyConsistent)
     let pending = drain().filter { $0 != SignalPipe.wakeByte }
     pthread_sigmask(SIG_SETMASK, &previousMask, nil)
     for signal in pending { raise(signal) }
   }
 
-  deinit {
-    restore()
-    close(fileDescriptor)
-    close(writeEnd)
-  }
+  /// The pipe itself closes with ``waker``, when its last holder lets go.
+  deinit { restore() }
 }
 
 /// Ignores SIGPIPE, so that a write to a closed pipe fails with `EPIPE`

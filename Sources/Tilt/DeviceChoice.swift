@@ -3,8 +3,8 @@ import Foundation
 import IIO
 
 /// The input devices with what each one is.
-public struct DeviceListing {
-  public struct Entry {
+public struct DeviceListing: Sendable {
+  public struct Entry: Sendable {
     public var device: DiscoveredDevice
     /// `nil` when the node could not be read.
     public var profile: DeviceProfile?

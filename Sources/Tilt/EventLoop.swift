@@ -12,8 +12,9 @@ import SystemCalls
 /// and was not taken by a turn is raised again then, for the handler that was
 /// there before: none is lost.
 ///
-/// Use it from one thread; only ``requestEnd()`` may be called from another
-/// (or ``endHandle``'s, which is `Sendable`).
+/// Not thread-safe (not `Sendable`): use it from one thread; only
+/// ``requestEnd()`` may be called from another (or ``endHandle``'s, which is
+/// `Sendable`).
 public final class EventLoop {
   /// A signal the loop can handle.
   public struct Signal: Hashable, Sendable, CustomStringConvertible {
@@ -97,15 +98,14 @@ public final class EventLoop {
   /// A handle that asks this loop to end, to hand to another thread or task
   /// (`Sendable`): it keeps the loop's pipe open, so a request after the
   /// loop is gone is harmless.
-  public var endHandle: EndHandle { EndHandle(pipe: pipe) }
+  public var endHandle: EndHandle { EndHandle(waker: pipe.waker) }
 
   /// Asks one loop to end from any thread (``EventLoop/endHandle``).
-  public final class EndHandle: @unchecked Sendable {
-    // Only `wake()` is used, which writes to a descriptor fixed at init.
-    private let pipe: SignalPipe
-    init(pipe: SignalPipe) { self.pipe = pipe }
+  public final class EndHandle: Sendable {
+    private let waker: SignalPipe.Waker
+    init(waker: SignalPipe.Waker) { self.waker = waker }
     /// The loop's turn under way (or its next) returns ``Event/endRequested``.
-    public func requestEnd() { pipe.wake() }
+    public func requestEnd() { waker.wake() }
   }
 
   /// Puts back the signal handling the loop changed. Safe to call twice;

@@ -4,6 +4,8 @@ import SystemCalls
 /// and renamed to its path only when complete (``finish()``), so that the
 /// path never holds half of it; ``abandon()`` removes the temporary file.
 /// Errors name the path and say what failed.
+///
+/// Not thread-safe (not `Sendable`): use it from one thread.
 public final class FileUnderTemporaryName {
   /// A file that could not be written: its path, what was being done, the `errno`.
   public struct WriteError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -21,6 +21,8 @@ extension FrameSink {
 
 /// A sink that hands each batch to a closure: for an app that draws the card
 /// itself, or a test.
+///
+/// Not thread-safe (not `Sendable`): use it from one thread.
 public final class FrameHandlerSink: FrameSink {
   private let handler: ([CardFrame]) throws -> Void
 

@@ -8,6 +8,8 @@ import SystemCalls
 /// Measures a live device's gyroscope bias while it is held still: the device is read for a while, every sample
 /// goes into Attitude's ``GyroBiasCalibration``, and the result is what the
 /// fusion starts from next time (``GyroBiasStore``).
+///
+/// Not thread-safe (not `Sendable`): use it from one thread.
 public final class GyroCalibrator {
   /// A finished measurement.
   public struct Result: Sendable {

@@ -4,6 +4,8 @@ import TiltCard
 
 /// One self-contained page with every frame (SPEC §4's `--format html`),
 /// written when the frames end: to a file, or to standard output.
+///
+/// Not thread-safe (not `Sendable`): use it from one thread.
 public final class HTMLSink: FrameSink {
   private let renderer: HTMLRenderer
   private let path: String?

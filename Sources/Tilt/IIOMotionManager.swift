@@ -15,6 +15,8 @@ import TiltCard
 /// are read at ``pollRate(for:)``, timed by the monotonic clock.
 /// ``stopDeviceMotionUpdates()`` disables the buffers and closes the nodes
 /// (no descriptor, no wake-ups); starting enables them again.
+///
+/// Not thread-safe (not `Sendable`): use it from one thread.
 public final class IIOMotionManager: LoopParticipant {
   public typealias Note = TiltMotionManager.Note
   public typealias Ending = TiltMotionManager.Ending

@@ -3,6 +3,8 @@ import TiltCard
 
 /// Frames as JSON lines (SPEC §4), one object a line, to a file or
 /// standard output.
+///
+/// Not thread-safe (not `Sendable`): use it from one thread.
 public final class JSONLSink: FrameSink {
   private let output: OutputSink
   private let closesOutput: Bool

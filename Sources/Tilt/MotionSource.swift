@@ -6,7 +6,7 @@ import EvdevCore
 /// The step has one time: its motion sample carries the same, also after
 /// ``time`` is changed (a live loop moves a reopened device's samples on to
 /// the pipeline's clock that way).
-public struct SourceItem {
+public struct SourceItem: Sendable {
   /// Seconds since the first sample of the source.
   public var time: Double
   /// The motion of the step, at ``time``.

@@ -16,6 +16,8 @@ import TiltCard
 /// session is kept, and starting again continues at the time it stopped,
 /// without a jump. An idle stop (`--idle-stop`) does not hold it: the
 /// recording's motion is what starts the card again.
+///
+/// Not thread-safe (not `Sendable`): use it from one thread.
 public final class RecordingPlayer {
   public let pipeline: TiltPipeline
   /// What shares the paced replay's `poll()`.

@@ -59,7 +59,7 @@ public struct EvemuMotionSource: MotionSource {
 
 /// The bundled demo recording (``DemoRecording``), its frames decoded as
 /// they are generated: no text, no file.
-public struct DemoMotionSource: MotionSource {
+public struct DemoMotionSource: MotionSource, Sendable {
   public let profile: DeviceProfile
   private var decoder: SampleDecoder
   private var frames: IndexingIterator<[Frame]>

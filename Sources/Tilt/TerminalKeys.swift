@@ -3,6 +3,8 @@ import TiltCard
 
 /// The terminal view's keys, as a participant of the loop: space flips, `r`
 /// recenters, `p` stops and starts updates, `q` quits (SPEC §3).
+///
+/// Not thread-safe (not `Sendable`): use it from one thread.
 public final class TerminalKeys: LoopParticipant {
   public let input: Int32
   public let pipeline: TiltPipeline
@@ -29,6 +31,8 @@ public final class TerminalKeys: LoopParticipant {
 /// Ends the loop when standard output is a pipe whose reader went away, even
 /// while nothing is being written (the card at rest): the loop's wait reports
 /// `POLLERR` on the write end of a pipe with no reader.
+///
+/// Not thread-safe (not `Sendable`): use it from one thread.
 public final class ReaderWatch: LoopParticipant {
   public let output: Int32
   public let pipeline: TiltPipeline

@@ -4,6 +4,8 @@ import TiltCard
 
 /// The card drawn in place in the terminal on standard output, in raw mode
 /// while it lives (``finish()`` restores the terminal).
+///
+/// Not thread-safe (not `Sendable`): use it from one thread.
 public final class TerminalSink: FrameSink {
   private var renderer: TerminalRenderer
   private let mode = TerminalMode()

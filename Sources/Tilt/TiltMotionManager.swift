@@ -29,6 +29,8 @@ import TiltCard
 /// simple app calls ``run(endingOn:)``, which sleeps in the kernel at rest. Other
 /// ``LoopParticipant``s (a server, the terminal's keys) join ``run(endingOn:)``'s
 /// `poll()` through ``participants``.
+///
+/// Not thread-safe (not `Sendable`): use it from one thread.
 public final class TiltMotionManager: LoopParticipant {
   /// Why ``run(endingOn:)`` ended.
   public enum Ending: Hashable, Sendable {

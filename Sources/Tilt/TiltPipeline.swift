@@ -8,6 +8,8 @@ import TiltCard
 ///
 /// The manager is used the Core Motion way: its update handler feeds the
 /// card, and its updates start and stop with the card's lifecycle.
+///
+/// Not thread-safe (not `Sendable`): use it from one thread.
 public final class TiltPipeline {
   public let configuration: TiltConfiguration
   /// The attitude estimator and filter.

@@ -1,4 +1,3 @@
-import Glibc
 import SystemCalls
 
 /// The terminal set up for the live view: raw input (keys arrive one byte at
@@ -52,7 +51,8 @@ public final class TerminalMode {
       throw Failure(description: "cannot set the terminal to raw mode: \(error.message)")
     }
     entered = true
-    TerminalMode.arm(input: input, settings: saved.raw, output: output)
+    TerminalRescue.arm(
+      input: input, output: output, settings: saved, leave: Array(Self.leaveSequence.utf8))
     write(Self.enterSequence)
   }
 
@@ -62,7 +62,7 @@ public final class TerminalMode {
     entered = false
     write(Self.leaveSequence)
     try? Terminal.apply(saved, to: input)
-    TerminalMode.disarm()
+    TerminalRescue.disarm()
   }
 
   deinit { restore() }
@@ -71,61 +71,14 @@ public final class TerminalMode {
   /// then die of the signal as usual. For callers that do not handle those
   /// signals themselves (a caller with a signalfd calls ``restore()`` instead).
   ///
-  /// The handler is async-signal-safe: it touches only bytes prepared by
-  /// ``enter()`` (the descriptors, the saved settings, the leave sequence) and
-  /// calls only `write`, `tcsetattr`, `sigaction` and `raise`. It is installed
-  /// with `sigaction`, as ``SystemCalls``' signal pipe installs its own; the
-  /// event loop restores what was there before it when it ends.
+  /// The handler is async-signal-safe: it touches only what ``enter()``
+  /// prepared (the descriptors, the saved settings, the leave sequence), as
+  /// SystemCalls' `TerminalRescue` keeps them. It is installed the way
+  /// SystemCalls' signal pipe installs its own, so the event loop restores
+  /// what was there before it when it ends.
   public static func restoreOnSignals() {
-    _ = emergencyState  // made here, never first in the handler
-    installSignalHandler(
-      { received in
-        let state = TerminalMode.emergencyState
-        if state.pointee.armed != 0 {
-          withUnsafeMutablePointer(to: &state.pointee.leave) { leave in
-            _ = Glibc.write(state.pointee.output, leave, Int(state.pointee.leaveCount))
-          }
-          _ = tcsetattr(state.pointee.input, TCSAFLUSH, &state.pointee.settings)
-        }
-        resetSignalToDefault(received)
-        raiseSignal(received)
-      }, for: [SIGINT, SIGTERM])
+    TerminalRescue.installHandler(for: [SignalNumber.interrupt, SignalNumber.terminate])
   }
-
-  /// What the signal handler restores, in memory that never moves or frees.
-  struct EmergencyState {
-    var armed: Int32 = 0
-    var input: Int32 = -1
-    var output: Int32 = -1
-    var settings = termios()
-    var leave: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-    var leaveCount: Int32 = 0
-  }
-
-  // Shared with the signal handler, which reads it; only enter()/restore() write it, `armed` last.
-  nonisolated(unsafe) static let emergencyState: UnsafeMutablePointer<EmergencyState> = {
-    let state = UnsafeMutablePointer<EmergencyState>.allocate(capacity: 1)
-    state.initialize(to: EmergencyState())
-    let bytes = Array(leaveSequence.utf8)
-    precondition(bytes.count <= MemoryLayout<(UInt64, UInt64, UInt64, UInt64)>.size)
-    withUnsafeMutableBytes(of: &state.pointee.leave) { raw in
-      raw.copyBytes(from: bytes)
-    }
-    state.pointee.leaveCount = Int32(bytes.count)
-    return state
-  }()
-
-  /// The settings the handler puts back: set by ``enter()``, cleared by ``restore()``.
-  static func arm(input: Int32, settings: termios, output: Int32) {
-    let state = emergencyState
-    state.pointee.armed = 0
-    state.pointee.input = input
-    state.pointee.output = output
-    state.pointee.settings = settings
-    state.pointee.armed = 1
-  }
-
-  static func disarm() { emergencyState.pointee.armed = 0 }
 
   /// Best effort: a terminal that is gone needs no escape sequences.
   private func write(_ text: String) {

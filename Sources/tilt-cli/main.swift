@@ -26,7 +26,7 @@ let topLevelHelp = """
   """
 
 /// Runs `command` with `arguments`, turning errors into messages and exit statuses.
-func run(_ command: any Command.Type, _ arguments: [String]) -> Int32 {
+@MainActor func run(_ command: any Command.Type, _ arguments: [String]) -> Int32 {
   if arguments.contains("-h") || arguments.contains("--help") {
     print(command.helpText, terminator: "")
     return ExitStatus.success
@@ -55,7 +55,7 @@ func printUsageError(_ error: UsageError, for command: (any Command.Type)?) {
 }
 
 /// `tilt-cli help [COMMAND]`: the same text and status as `--help`.
-func help(_ arguments: [String]) -> Int32 {
+@MainActor func help(_ arguments: [String]) -> Int32 {
   guard let name = arguments.first else {
     print(topLevelHelp, terminator: "")
     return ExitStatus.success

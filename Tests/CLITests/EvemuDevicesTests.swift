@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestTools
 import Testing
 
@@ -464,10 +465,9 @@ enum BoundedRun {
       stderr: String(decoding: errBox.data, as: UTF8.self))
   }
 
-  private final class Box: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored = Data()
-    func set(_ data: Data) { lock.withLock { stored = data } }
-    var data: Data { lock.withLock { stored } }
+  private final class Box: Sendable {
+    private let stored = Mutex(Data())
+    func set(_ data: Data) { stored.withLock { $0 = data } }
+    var data: Data { stored.withLock { $0 } }
   }
 }

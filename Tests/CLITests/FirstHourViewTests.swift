@@ -87,7 +87,7 @@ import Testing
     defer { try? FileManager.default.removeItem(at: binary.deletingLastPathComponent()) }
     for node in ["event3", "event12"] {
       let path = dir.appendingPathComponent(node).path
-      FileManager.default.createFile(atPath: path, contents: Data())
+      _ = FileManager.default.createFile(atPath: path, contents: Data())
       chmod(path, 0o000)
     }
     chmod(dir.path, 0o755)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestTools
 
 /// Runs the built `tilt-cli` binary and captures what it prints.
@@ -98,11 +99,10 @@ enum TiltCLI {
 }
 
 /// What a reader thread hands back, behind a lock.
-private final class Collected: @unchecked Sendable {
-  private let lock = NSLock()
-  private var data = Data()
+private final class Collected: Sendable {
+  private let data = Mutex(Data())
 
-  func set(out: Data) { lock.withLock { data = out } }
+  func set(out: Data) { data.withLock { $0 = out } }
 
-  var out: Data { lock.withLock { data } }
+  var out: Data { data.withLock { $0 } }
 }

@@ -8,12 +8,12 @@ import Testing
 /// `SA_RESTART`, so the kernel returns `EINTR`): the helper reads on and
 /// returns the byte written after the signal.
 @Suite(.serialized) struct InterruptedReadTests {
-  final class Reader: @unchecked Sendable {
+  final class Reader: Sendable {
     let fd: Int32
     let attempts = Atomic<Int>(0)
     let finished = Atomic<Bool>(false)
-    var bytes: [UInt8] = []
-    var failure: Errno?
+    /// What the read gave, or how it failed; read after the thread is joined.
+    let outcome = Mutex<(bytes: [UInt8], failure: Errno?)>(([], nil))
 
     init(fd: Int32) { self.fd = fd }
 
@@ -31,11 +31,11 @@ import Testing
             return Glibc.read(fd, raw.baseAddress, raw.count)
           }
         } catch {
-          failure = error
+          outcome.withLock { $0.failure = error }
           return 0
         }
       }
-      bytes = Array(buffer[..<count])
+      outcome.withLock { $0.bytes = Array(buffer[..<count]) }
       finished.store(true, ordering: .sequentiallyConsistent)
     }
   }
@@ -78,7 +78,7 @@ import Testing
     #expect(write(ends[1], &byte, 1) == 1)
     pthread_join(thread, nil)
     #expect(reader.attempts.load(ordering: .sequentiallyConsistent) >= 2)
-    #expect(reader.failure == nil)
-    #expect(reader.bytes == [42])
+    #expect(reader.outcome.withLock { $0.failure } == nil)
+    #expect(reader.outcome.withLock { $0.bytes } == [42])
   }
 }

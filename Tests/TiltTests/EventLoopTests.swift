@@ -1,10 +1,13 @@
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 import Tilt
 
-/// SIGUSR1s that reached the handler the test installed before the loop.
-nonisolated(unsafe) private var previousHandlerCalls = 0
+/// SIGUSR1s that reached the handler the test installed before the loop; an
+/// atomic, since the handler runs on whichever thread the signal lands.
+private let previousHandlerCallCount = Atomic<Int>(0)
+private var previousHandlerCalls: Int { previousHandlerCallCount.load(ordering: .relaxed) }
 
 /// The one loop: its signals, its deadlines, its end. Serialized: signal
 /// dispositions belong to the whole process.
@@ -17,9 +20,11 @@ nonisolated(unsafe) private var previousHandlerCalls = 0
     sigemptyset(&unblocked)
     sigaddset(&unblocked, SIGUSR1)
     pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
-    previousHandlerCalls = 0
+    previousHandlerCallCount.store(0, ordering: .relaxed)
     var action = sigaction()
-    action.__sigaction_handler.sa_handler = { _ in previousHandlerCalls += 1 }
+    action.__sigaction_handler.sa_handler = { _ in
+      previousHandlerCallCount.add(1, ordering: .relaxed)
+    }
     sigemptyset(&action.sa_mask)
     sigaction(SIGUSR1, &action, nil)
   }
@@ -91,9 +96,10 @@ nonisolated(unsafe) private var previousHandlerCalls = 0
 
   @Test func anEndRequestFromAnotherThreadWakesTheLoop() throws {
     let loop = try EventLoop()
-    let thread = Thread { [loop] in
+    let handle = loop.endHandle  // the loop is not Sendable; its handle is
+    let thread = Thread {
       Thread.sleep(forTimeInterval: 0.05)
-      loop.requestEnd()
+      handle.requestEnd()
     }
     thread.start()
     #expect(try loop.turn().events == [.endRequested])

@@ -64,7 +64,10 @@ struct PipelineOptions {
   /// Options that apply only with some values of another option, and which:
   /// `--beta` tunes the One Euro filter, so it needs `--filter oneeuro`.
   static let applicability:
-    [(option: String, needs: String, values: Set<String>, current: (PipelineOptions) -> String)] = [
+    [(
+      option: String, needs: String, values: Set<String>,
+      current: @Sendable (PipelineOptions) -> String
+    )] = [
       ("tau", "filter", ["lowpass"], { $0.filter.rawValue }),
       ("min-cutoff", "filter", ["oneeuro"], { $0.filter.rawValue }),
       ("beta", "filter", ["oneeuro"], { $0.filter.rawValue }),

@@ -29,7 +29,9 @@ enum StandardError {
 
 /// Standard output through the C library's buffer.
 enum StandardOutput {
-  static func flush() { fflush(stdout) }
+  /// `fflush(NULL)`: every output stream, standard output's buffer among them
+  /// (the C global `stdout` is mutable state Swift 6 does not let us read).
+  static func flush() { fflush(nil) }
 
   /// True when standard output is a terminal.
   static var isTerminal: Bool { TerminalMode.isTerminal(STDOUT_FILENO) }
