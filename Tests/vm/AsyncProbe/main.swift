@@ -1,3 +1,4 @@
+import Foundation
 import Tilt
 import TiltCard
 
@@ -25,14 +26,18 @@ import TiltCard
 
 func say(_ line: String) {
   print(line)
-  fflush(stdout)
+  fflush(nil)
+}
+
+func complain(_ text: String) {
+  FileHandle.standardError.write(Data(text.utf8))
 }
 
 func usage() -> Never {
-  fputs(
+  complain(
     "usage: tilt-async-probe cancel DEVICE UPDATES SECONDS\n"
       + "       tilt-async-probe idle\n"
-      + "       tilt-async-probe stopped DEVICE [--buttons-start-updates]\n", stderr)
+      + "       tilt-async-probe stopped DEVICE [--buttons-start-updates]\n")
   exit(64)
 }
 
@@ -106,6 +111,6 @@ do {
     usage()
   }
 } catch {
-  fputs("tilt-async-probe: \(error)\n", stderr)
+  complain("tilt-async-probe: \(error)\n")
   exit(1)
 }
