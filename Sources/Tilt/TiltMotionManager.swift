@@ -353,42 +353,19 @@ public final class TiltMotionManager: LoopParticipant {
   /// start, when a rest of this run confirmed it and the configuration has a
   /// ``TiltConfiguration/gyroBiasStore``; ``run(endingOn:)`` does it at its end.
   public func storeGyroscopeBias() {
-    guard let store = configuration.gyroBiasStore,
-      let estimate = pipeline.manager.gyroscopeBiasEstimate, estimate.isConfirmedByRest
-    else { return }
-    do throws(StoreError) {
-      try store.save(StoredGyroBias(estimate, samples: 0, origin: .rest), for: deviceInfo)
-    } catch {
-      onNote(.storedGyroscopeBiasProblem(error))
-    }
+    pipeline.storeGyroscopeBias(
+      in: configuration.gyroBiasStore, for: deviceInfo, onNote: onNote)
   }
 
   private func turns(of loop: EventLoop) throws -> Ending {
-    let others = loop.participants
-    defer { loop.participants = others }
-    let devices = Devices(self)
+    let devices = LiveDeviceParticipant(
+      descriptors: { [unowned self] in pollDescriptors },
+      deadline: { [unowned self] in deadline },
+      service: { [unowned self] ready in try serviceDevices(ready: ready) })
     try serviceDevices(ready: [])
-    while true {
-      if let ended { return ended }
-      if pipeline.endRequested { return .requested }
-      loop.participants = [devices] + others + participants
-      for event in try loop.turn().events {
-        switch event {
-        case .signal(.windowChange): try pipeline.sink.redraw()
-        case .signal, .endRequested: return .requested
-        }
-      }
-      try afterTurn()
-    }
-  }
-
-  /// The manager's own descriptors and deadline as a participant of its loop.
-  private final class Devices: LoopParticipant {
-    unowned let manager: TiltMotionManager
-    init(_ manager: TiltMotionManager) { self.manager = manager }
-    var pollDescriptors: [Int32] { manager.pollDescriptors }
-    var deadline: MonotonicInstant? { manager.deadline }
-    func service(ready: Set<Int32>) throws { try manager.serviceDevices(ready: ready) }
+    return try pipeline.liveTurns(
+      on: loop, device: devices, participants: { participants }, ended: { ended },
+      afterTurn: { try afterTurn() })
   }
 
   /// What every turn ends with: the output flushed, the device following the card.
