@@ -49,28 +49,6 @@ enum LiveCommand: Command {
         }
       })
     manager.buttonsStartUpdates = true  // a pad's button wakes a stopped card
-    var page: LivePage?
-    if let address = options.serve {
-      page = try LivePage(
-        address: address, card: configuration.card, title: manager.deviceInfo.name,
-        token: options.serveToken)
-      try page?.attach(to: manager)
-      (manager.pipeline.sink as? TerminalSink)?.servedURL = page?.server.url
-    }
-    defer { page?.server.close() }
-    if manager.pipeline.sink is TerminalSink {
-      manager.participants.append(TerminalKeys(pipeline: manager.pipeline))
-    } else if options.output == nil {
-      manager.participants.append(ReaderWatch(pipeline: manager.pipeline))
-    }
-    ignoreBrokenPipe()
-    do {
-      switch try manager.run(endingOn: [.interrupt, .terminate, .windowChange]) {
-      case .requested: return ExitStatus.success
-      case .deviceWentAway: return ExitStatus.failure
-      }
-    } catch let error as OutputSink.WriteError where error.isBrokenPipe {
-      return ExitStatus.success
-    }
+    return try manager.runLive(options: options, card: configuration.card)
   }
 }

@@ -34,29 +34,7 @@ enum IIOLive {
       onNote: { note in StandardError.write("tilt-cli live: \(LibraryErrorText.describe(note))\n") }
     )
     StandardError.write(chosen(imu, polling: manager.pollInterval))
-    var page: LivePage?
-    if let address = options.serve {
-      page = try LivePage(
-        address: address, card: configuration.card, title: manager.deviceInfo.name,
-        token: options.serveToken)
-      try page?.attach(to: manager)
-      (manager.pipeline.sink as? TerminalSink)?.servedURL = page?.server.url
-    }
-    defer { page?.server.close() }
-    if manager.pipeline.sink is TerminalSink {
-      manager.participants.append(TerminalKeys(pipeline: manager.pipeline))
-    } else if options.output == nil {
-      manager.participants.append(ReaderWatch(pipeline: manager.pipeline))
-    }
-    ignoreBrokenPipe()
-    do {
-      switch try manager.run(endingOn: [.interrupt, .terminate, .windowChange]) {
-      case .requested: return ExitStatus.success
-      case .deviceWentAway: return ExitStatus.failure
-      }
-    } catch let error as OutputSink.WriteError where error.isBrokenPipe {
-      return ExitStatus.success
-    }
+    return try manager.runLive(options: options, card: configuration.card)
   }
 
   /// `record` of an IIO sensor: SPEC §2's CSV log (card axes, g and rad/s),

@@ -1,4 +1,5 @@
 import CardServer
+import EvdevCore
 import Tilt
 import TiltCard
 
@@ -21,7 +22,39 @@ protocol ServedLiveSource: AnyObject {
   var pipeline: TiltPipeline { get }
   var isDeviceOpen: Bool { get }
   var state: UpdateState { get }
+  var deviceInfo: DeviceInfo { get }
   func perform(_ command: CardSession.Command) throws
+  func run(endingOn signals: Set<EventLoop.Signal>) throws -> TiltMotionManager.Ending
+}
+
+extension ServedLiveSource {
+  /// `live`'s run of a source: the page with `--serve`, the terminal's keys
+  /// or the watch on a piped stdout, then the loop until Ctrl-C, `q` or the
+  /// device gone (exit 1).
+  func runLive(options: PipelineOptions, card: CardConfiguration) throws -> Int32 {
+    var page: LivePage?
+    if let address = options.serve {
+      page = try LivePage(
+        address: address, card: card, title: deviceInfo.name, token: options.serveToken)
+      try page?.attach(to: self)
+      (pipeline.sink as? TerminalSink)?.servedURL = page?.server.url
+    }
+    defer { page?.server.close() }
+    if pipeline.sink is TerminalSink {
+      participants.append(TerminalKeys(pipeline: pipeline))
+    } else if options.output == nil {
+      participants.append(ReaderWatch(pipeline: pipeline))
+    }
+    ignoreBrokenPipe()
+    do {
+      switch try run(endingOn: [.interrupt, .terminate, .windowChange]) {
+      case .requested: return ExitStatus.success
+      case .deviceWentAway: return ExitStatus.failure
+      }
+    } catch let error as OutputSink.WriteError where error.isBrokenPipe {
+      return ExitStatus.success
+    }
+  }
 }
 
 extension TiltMotionManager: ServedLiveSource {}
