@@ -456,16 +456,21 @@ public final class TiltMotionManager: LoopParticipant {
   /// motion node is ignored until then.
   private func followLifecycle() throws {
     let wantMotion = !pipeline.session.shouldStopUpdates
-    let motionNodeWakes =
-      buttonsStartUpdates && !profile.buttons.isEmpty && !configuration.card.reduceMotion
-    if !wantMotion, let device = motion, !motionNodeWakes {
+    // A node that also carries the buttons stays open while they are heard:
+    // when they start stopped updates (``buttonsStartUpdates``), and while
+    // they flip a card that reduce motion keeps still (SPEC §5).
+    let wantButtons =
+      !profile.buttons.isEmpty
+      && (buttonsStartUpdates || (configuration.card.reduceMotion && state == .active))
+    let wantNode = wantMotion || wantButtons
+    if !wantNode, let device = motion {
       device.close()
       motion = nil
       readAgainAt = nil
       // What the first open read ahead belongs to that open: a reopen's
       // decoder starts again with the reopen's own events.
       pendingFrames = []
-    } else if wantMotion, motion == nil, vanishWatch == nil, ended == nil {
+    } else if wantNode, motion == nil, vanishWatch == nil, ended == nil {
       motion = try LiveDevice(path: devicePath)
       decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
       clock.restartSamples()

@@ -2196,6 +2196,39 @@ SCENARIOS.append((33, "stopped TiltMotionManager: a button press opens nothing a
                   s33_button_while_stopped))
 
 
+# 34: reduce motion keeps a node with buttons open --------------------------------
+def s34_reduce_motion_buttons():
+    """`live --reduce-motion` on a pad whose one node has the stick and the buttons
+    (SPEC §5: the card does not tilt, buttons still flip it): the node stays open
+    and BTN_SOUTH flips the card. (It was closed at the loop's first turn.)"""
+    pad = dev.gamepad(name="tilt-vm reduce-motion pad", phys="tilt-vm/pad34")
+    node = dev.node_of(pad)
+    live = Watched(cli("live", "--device", node, "--reduce-motion", "--format", "jsonl"),
+                   log("s34-live.txt"))
+    try:
+        live.wait_open(node)
+        time.sleep(1.0)
+        held = live.holds(node)
+        dev.press(pad, e.BTN_SOUTH)
+        flipped = _eventually(
+            lambda: any((f.get("card") or {}).get("flipped") for f in live.frames()), 10)
+        rc = live.interrupt()
+    finally:
+        live.kill()
+        live.save_log()
+        pad.close()
+    check(held, "--reduce-motion: %s closed, so its buttons cannot flip the card" % node)
+    check(flipped, "--reduce-motion: BTN_SOUTH on %s did not flip the card" % node)
+    tilts = {round(abs((f.get("card") or {}).get("rotationX", 0)), 4) for f in live.frames()}
+    check(tilts <= {0.0}, "--reduce-motion: the card tilted (rotationX %s)" % sorted(tilts)[:5])
+    check(rc == 0, "exit %s on SIGINT" % rc)
+    return "node held after 1 s, BTN_SOUTH flipped the card, no tilt"
+
+
+SCENARIOS.append((34, "live --reduce-motion on a pad: its node stays open, its button flips the card",
+                  s34_reduce_motion_buttons))
+
+
 def main():
     global CLI, WORK
     ap = argparse.ArgumentParser()
@@ -2234,3 +2267,4 @@ def main():
 
 if __name__ == "__main__":
     main()
+
