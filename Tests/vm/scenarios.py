@@ -463,25 +463,19 @@ def _description(path):
 
 
 def s7_record_round_trip():
-    ui = dev.accelerometer(name="tilt-vm record source")
-    node = dev.node_of(ui)
     rec1, rec2 = os.path.join(WORK, "s7-first.evemu"), os.path.join(WORK, "s7-second.evemu")
-    capture = EventCapture(dev.open_reader(node))
-    r1 = Watched(cli("record", "--device", node, "--duration", "5", "-o", rec1), log("s7-record1.txt"))
-    try:
-        r1.wait_open(node)
-        m = dev.Motion(ui, 100, seed=8)
-        m.ramp((0, 0), (35, -15), 0.6)
-        m.hold(dev.up_vector(35, -15), 0.2)
-        rc = r1.wait_exit(30)
-        check(rc == 0, "tilt-cli record (first) failed: " + r1.describe_exit())
-    finally:
-        r1.kill()
-        r1.save_log()
-        played = capture.stop()
-        ui.close()
+    # As in scenario 1: when the recorder lost events (SYN_DROPPED: the guest was
+    # descheduled longer than the kernel's buffer lasts at 100 Hz on a loaded
+    # host), there is no exact comparison to make: try again, at most 3 times.
+    for attempt in range(1, 4):
+        played = _s7_first_recording(rec1, attempt)
+        got1 = _event_tuples(rec1)
+        if not any(ev[:2] == (0, 3) for ev in got1):
+            break
+    else:
+        raise Failure("the kernel dropped events (SYN_DROPPED) for tilt-cli record in 3 attempts: "
+                      "the host is too loaded")
     want = [(ev.type, ev.code, ev.value) for ev in played]
-    got1 = _event_tuples(rec1)
     check(got1 == want, "first recording: %d events, the kernel sent %d (first difference at %s)" % (
         len(got1), len(want), _first_diff(got1, want)))
     times = [x[3] for x in _event_tuples(rec1, with_time=True)]
@@ -516,6 +510,28 @@ def s7_record_round_trip():
     check(got2 == got1, "second recording: %d events vs %d (first difference at %s)" % (len(got2), len(got1), _first_diff(got2, got1)))
     check(_description(rec2) == _description(rec1), "the second recording's description differs from the first")
     return "%d events, identical after record → evemu-play → record (the second finished by SIGINT)" % len(got1)
+
+
+def _s7_first_recording(rec1, attempt):
+    """The first recording of scenario 7: 0.8 s of motion at 100 Hz; the events the kernel sent."""
+    ui = dev.accelerometer(name="tilt-vm record source")
+    node = dev.node_of(ui)
+    capture = EventCapture(dev.open_reader(node))
+    r1 = Watched(cli("record", "--device", node, "--duration", "5", "-o", rec1),
+                 log("s7-record1-%d.txt" % attempt))
+    try:
+        r1.wait_open(node)
+        m = dev.Motion(ui, 100, seed=8)
+        m.ramp((0, 0), (35, -15), 0.6)
+        m.hold(dev.up_vector(35, -15), 0.2)
+        rc = r1.wait_exit(30)
+        check(rc == 0, "tilt-cli record (first) failed: " + r1.describe_exit())
+    finally:
+        r1.kill()
+        r1.save_log()
+        played = capture.stop()
+        ui.close()
+    return played
 
 
 def _first_diff(a, b):
