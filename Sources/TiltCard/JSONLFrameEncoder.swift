@@ -11,62 +11,70 @@ public struct JSONLFrameEncoder: Sendable {
 
   /// Appends the line of `frame` to `out`.
   public func encode(_ frame: CardFrame, into out: inout [UInt8]) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: LineWriter.capacity) { buffer in
+      var line = LineWriter(start: buffer.baseAddress!)
+      write(frame, to: &line)
+      out.append(contentsOf: UnsafeBufferPointer(start: buffer.baseAddress, count: line.count))
+    }
+  }
+
+  private func write(_ frame: CardFrame, to out: inout LineWriter) {
     let m = frame.motion
     let a = m.attitude
     let degrees = 180 / Double.pi
-    literal(#"{"t":"#, &out)
-    FixedDecimal.append(frame.t, decimals: 6, to: &out)
-    literal(#","attitude":{"pitch":"#, &out)
-    FixedDecimal.append(a.pitch * degrees, decimals: 4, to: &out)
-    literal(#","roll":"#, &out)
-    FixedDecimal.append(a.roll * degrees, decimals: 4, to: &out)
-    literal(#","yaw":"#, &out)
-    FixedDecimal.append(a.yaw * degrees, decimals: 4, to: &out)
-    literal(#","quaternion":"#, &out)
+    out.literal(#"{"t":"#)
+    out.decimals6(frame.t)
+    out.literal(#","attitude":{"pitch":"#)
+    out.decimals4(a.pitch * degrees)
+    out.literal(#","roll":"#)
+    out.decimals4(a.roll * degrees)
+    out.literal(#","yaw":"#)
+    out.decimals4(a.yaw * degrees)
+    out.literal(#","quaternion":"#)
     let q = a.quaternion
-    appendArray(q.w, q.x, q.y, q.z, decimals: 6, to: &out)
-    literal(#"},"gravity":"#, &out)
-    appendArray(m.gravity.x, m.gravity.y, m.gravity.z, decimals: 6, to: &out)
-    literal(#","rotationRate":"#, &out)
+    out.array(q.w, q.x, q.y, q.z, decimals: 6)
+    out.literal(#"},"gravity":"#)
+    out.array(m.gravity.x, m.gravity.y, m.gravity.z, decimals: 6)
+    out.literal(#","rotationRate":"#)
     if let r = m.rotationRate {
-      appendArray(r.x * degrees, r.y * degrees, r.z * degrees, decimals: 4, to: &out)
+      out.array(r.x * degrees, r.y * degrees, r.z * degrees, decimals: 4)
     } else {
-      literal("null", &out)
+      out.literal("null")
     }
-    literal(#","card":{"rotationX":"#, &out)
-    FixedDecimal.append(frame.pose.rotationX, decimals: 4, to: &out)
-    literal(#","rotationY":"#, &out)
-    FixedDecimal.append(frame.pose.rotationY, decimals: 4, to: &out)
-    literal(#","flipAngle":"#, &out)
-    FixedDecimal.append(frame.flipAngle, decimals: 4, to: &out)
-    literal(#","face":""#, &out)
-    literal(frame.face == .front ? "front" : "back", &out)
-    literal(#"","flipped":"#, &out)
-    literal(frame.flipped ? "true" : "false", &out)
-    literal(#","transform":["#, &out)
+    out.literal(#","card":{"rotationX":"#)
+    out.decimals4(frame.pose.rotationX)
+    out.literal(#","rotationY":"#)
+    out.decimals4(frame.pose.rotationY)
+    out.literal(#","flipAngle":"#)
+    out.decimals4(frame.flipAngle)
+    out.literal(#","face":""#)
+    out.literal(frame.face == .front ? "front" : "back")
+    out.literal(#"","flipped":"#)
+    out.literal(frame.flipped ? "true" : "false")
+    out.literal(#","transform":["#)
     let e = frame.transform.elements
     for i in 0..<16 {
-      if i > 0 { out.append(UInt8(ascii: ",")) }
-      FixedDecimal.append(e[i], decimals: 6, to: &out)
+      if i > 0 { out.byte(UInt8(ascii: ",")) }
+      out.decimals6(e[i])
     }
     let x = frame.extras
-    literal(#"],"shade":"#, &out)
-    FixedDecimal.append(x.shade, decimals: 4, to: &out)
-    literal(#","lift":"#, &out)
-    FixedDecimal.append(x.lift, decimals: 4, to: &out)
-    literal(#","sheen":{"x":"#, &out)
-    FixedDecimal.append(x.sheenX, decimals: 4, to: &out)
-    literal(#","y":"#, &out)
-    FixedDecimal.append(x.sheenY, decimals: 4, to: &out)
-    literal(#"},"shadow":{"x":"#, &out)
-    FixedDecimal.append(x.shadowX, decimals: 4, to: &out)
-    literal(#","y":"#, &out)
-    FixedDecimal.append(x.shadowY, decimals: 4, to: &out)
-    literal(#","blur":"#, &out)
-    FixedDecimal.append(x.shadowBlur, decimals: 4, to: &out)
-    literal(#"}},"state":""#, &out)
-    literal(frame.state == .active ? "active" : "stopped", &out)
-    literal("\"}\n", &out)
+    out.literal(#"],"shade":"#)
+    out.decimals4(x.shade)
+    out.literal(#","lift":"#)
+    out.decimals4(x.lift)
+    out.literal(#","sheen":{"x":"#)
+    out.decimals4(x.sheenX)
+    out.literal(#","y":"#)
+    out.decimals4(x.sheenY)
+    out.literal(#"},"shadow":{"x":"#)
+    out.decimals4(x.shadowX)
+    out.literal(#","y":"#)
+    out.decimals4(x.shadowY)
+    out.literal(#","blur":"#)
+    out.decimals4(x.shadowBlur)
+    out.literal(#"}},"state":""#)
+    out.literal(frame.state == .active ? "active" : "stopped")
+    out.literal("\"}\n")
   }
 
   /// The line of `frame`, newline included.
@@ -75,27 +83,53 @@ public struct JSONLFrameEncoder: Sendable {
     encode(frame, into: &out)
     return String(decoding: out, as: UTF8.self)
   }
+}
 
-  @inline(__always)
-  private func literal(_ text: StaticString, _ out: inout [UInt8]) {
-    out.append(
-      contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+/// One line written into memory set aside for it: no capacity check per
+/// byte. ``capacity`` holds the longest line (40 numbers of at most
+/// ``FixedDecimal/maximumLength`` bytes and the keys).
+private struct LineWriter {
+  static let capacity = 2048
+  let start: UnsafeMutablePointer<UInt8>
+  private(set) var count = 0
+
+  init(start: UnsafeMutablePointer<UInt8>) { self.start = start }
+
+  mutating func byte(_ value: UInt8) {
+    start[count] = value
+    count += 1
   }
 
-  private func appendArray(
-    _ a: Double, _ b: Double, _ c: Double, _ d: Double? = nil, decimals: Int,
-    to out: inout [UInt8]
+  mutating func literal(_ text: StaticString) {
+    (start + count).update(from: text.utf8Start, count: text.utf8CodeUnitCount)
+    count += text.utf8CodeUnitCount
+  }
+
+  mutating func decimals4(_ value: Double) {
+    count += FixedDecimal.write(value, decimals: 4, at: start + count)
+  }
+
+  mutating func decimals6(_ value: Double) {
+    count += FixedDecimal.write(value, decimals: 6, at: start + count)
+  }
+
+  private mutating func number(_ value: Double, decimals: Int) {
+    if decimals == 6 { decimals6(value) } else { decimals4(value) }
+  }
+
+  mutating func array(
+    _ a: Double, _ b: Double, _ c: Double, _ d: Double? = nil, decimals: Int
   ) {
-    out.append(UInt8(ascii: "["))
-    FixedDecimal.append(a, decimals: decimals, to: &out)
-    out.append(UInt8(ascii: ","))
-    FixedDecimal.append(b, decimals: decimals, to: &out)
-    out.append(UInt8(ascii: ","))
-    FixedDecimal.append(c, decimals: decimals, to: &out)
+    byte(UInt8(ascii: "["))
+    number(a, decimals: decimals)
+    byte(UInt8(ascii: ","))
+    number(b, decimals: decimals)
+    byte(UInt8(ascii: ","))
+    number(c, decimals: decimals)
     if let d {
-      out.append(UInt8(ascii: ","))
-      FixedDecimal.append(d, decimals: decimals, to: &out)
+      byte(UInt8(ascii: ","))
+      number(d, decimals: decimals)
     }
-    out.append(UInt8(ascii: "]"))
+    byte(UInt8(ascii: "]"))
   }
 }

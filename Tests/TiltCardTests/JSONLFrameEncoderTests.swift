@@ -1,5 +1,6 @@
 import Attitude
 import Foundation
+import TestTools
 import Testing
 
 @testable import TiltCard
@@ -16,6 +17,63 @@ import Testing
     #expect(FixedDecimal.string(.infinity, decimals: 1) == "0.0")
     #expect(FixedDecimal.string(180, decimals: 4) == "180.0000")
     #expect(FixedDecimal.string(0.000001, decimals: 6) == "0.000001")
+  }
+
+  /// The digit writer gives the bytes of the plain one it replaced (one
+  /// digit at a time, `appendInteger`'s leading digit first), so the jsonl
+  /// output stays byte for byte what it was: seeded values of every
+  /// magnitude the clamp allows, at 0…7 decimals, and the edges.
+  @Test func fixedDecimalsAsThePlainDigitByDigitWriter() {
+    var random = SeededGenerator(seed: 19)
+    var values: [Double] = [
+      0, -0.0, 0.5, -0.5, 0.05, 0.00005, 0.99995, 9.99995, 99.5, 1e12, -1e12, 1e13, -1e15,
+      999_999_999_999.99, .nan, .infinity, -.infinity, .ulpOfOne, -.leastNonzeroMagnitude,
+    ]
+    for _ in 0..<20_000 {
+      let magnitude = Double.random(in: -7...12.5, using: &random)
+      let sign: Double = Bool.random(using: &random) ? -1 : 1
+      values.append(sign * pow(10, magnitude) * Double.random(in: 1...9.99, using: &random))
+    }
+    for value in values {
+      for decimals in 0...7 {
+        let plain = Self.plainDigits(value, decimals: decimals)
+        let written = FixedDecimal.string(value, decimals: decimals)
+        #expect(written == plain, "\(value) at \(decimals) decimals")
+        if written != plain { return }
+      }
+    }
+  }
+
+  /// The writer as it was before the two-digits-at-a-time one.
+  static func plainDigits(_ value: Double, decimals: Int) -> String {
+    var out: [UInt8] = []
+    let divisor = FixedDecimal.powerOfTen(decimals)
+    var v = value.isFinite ? value : 0
+    v = min(max(v, -1e12), 1e12)
+    let units = UInt64((abs(v) * Double(divisor)).rounded(.toNearestOrAwayFromZero))
+    if units != 0 && v < 0 { out.append(UInt8(ascii: "-")) }
+    var power: UInt64 = 1
+    let integer = units / divisor
+    while power <= integer / 10 { power *= 10 }
+    var rest = integer
+    while power > 0 {
+      out.append(UInt8(ascii: "0") + UInt8(rest / power))
+      rest %= power
+      power /= 10
+    }
+    if decimals > 0 {
+      out.append(UInt8(ascii: "."))
+      var fraction = units % divisor
+      let start = out.count
+      out += Array(repeating: UInt8(ascii: "0"), count: decimals)
+      var i = out.count - 1
+      while fraction > 0 && i >= start {
+        out[i] = UInt8(ascii: "0") + UInt8(fraction % 10)
+        fraction /= 10
+        i -= 1
+      }
+    }
+    return String(decoding: out, as: UTF8.self)
   }
 
   /// The transform was checked against CSS `perspective(680) rotateX(-2deg)
