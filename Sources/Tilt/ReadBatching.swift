@@ -19,8 +19,16 @@ struct ReadBatching {
 
   /// Seconds between display frames.
   let frameInterval: Double
-  /// The device's sample interval (kernel time), once measured.
-  private(set) var sampleInterval: Double?
+  /// The device's sample interval (kernel time), once measured: the time
+  /// the frames of the recent batches span over their count, so that a
+  /// burst (a writer that fell behind, several samples of one USB report
+  /// stamped alike) weighs by its frames and is not taken for the rate.
+  var sampleInterval: Double? { spanned > 0 && gaps > 0 ? spanned / gaps : nil }
+  /// Seconds spanned by the frames of each batch, and the gaps between them,
+  /// the older batches weighing less (a tenth less a batch).
+  private var spanned = 0.0
+  private var gaps = 0.0
+  private static let keep = 0.9
   /// The most events a frame of the device has had; an IMU's until one
   /// is read with more.
   private(set) var eventsPerFrame = 8
@@ -31,11 +39,11 @@ struct ReadBatching {
   mutating func learn(from frames: [Frame]) {
     eventsPerFrame = max(eventsPerFrame, frames.map(\.events.count).max() ?? 1)
     let times = frames.compactMap { $0.time?.totalMicroseconds }
-    guard times.count >= 2, let first = times.first, let last = times.last, last > first else {
+    guard times.count >= 2, let first = times.first, let last = times.last, last >= first else {
       return
     }
-    let interval = Double(last - first) / 1e6 / Double(times.count - 1)
-    sampleInterval = min(sampleInterval ?? interval, interval)
+    spanned = spanned * Self.keep + Double(last - first) / 1e6
+    gaps = gaps * Self.keep + Double(times.count - 1)
   }
 
   /// How long to leave the node unread after a batch, seconds: a display

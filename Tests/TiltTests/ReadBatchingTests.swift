@@ -32,4 +32,26 @@ import Testing
     #expect(abs(joystick.delay - 1.0 / 60) < 1e-9, "a slow small-frame node: \(joystick.delay)")
     #expect(ReadBatching.maximumDelay < LiveClock.margin)
   }
+
+  /// A writer that fell behind hands the kernel a few samples at once (VM
+  /// scenario 35: two frames 0.4 ms apart at the start of a 250 Hz stream):
+  /// that burst is not the device's rate, and the node is still read about
+  /// once a display frame, not every 1.6 ms.
+  @Test func aBurstIsNotTakenForTheRate() {
+    var batching = ReadBatching(displayRateHz: 60)
+    var us: Int64 = 0
+    for _ in 0..<10 {
+      batching.learn(from: (0..<4).map { Self.frame(at: us + Int64($0) * 4000) })
+      us += 16_000
+    }
+    batching.learn(from: [Self.frame(at: us), Self.frame(at: us + 400)])
+    #expect(batching.delay > 0.012, "after a burst: \(batching.delay)")
+    var startsWithABurst = ReadBatching(displayRateHz: 60)
+    startsWithABurst.learn(from: [Self.frame(at: 0), Self.frame(at: 400), Self.frame(at: 800)])
+    for _ in 0..<10 {
+      us += 16_000
+      startsWithABurst.learn(from: (0..<4).map { Self.frame(at: us + Int64($0) * 4000) })
+    }
+    #expect(startsWithABurst.delay > 0.012, "a burst first: \(startsWithABurst.delay)")
+  }
 }
