@@ -79,6 +79,11 @@ struct LiveClock {
     handedOut = max(handedOut, now())
   }
 
-  /// Seconds of wall time until pipeline time `t`.
-  func wallDelay(until t: Double) -> Double { max(0, t - now()) }
+  /// Seconds of wall time until pipeline time `t`: until ``now()`` reaches
+  /// it, the margin included (``now()`` stands at the latest sample for the
+  /// margin after it arrives, so a wake at `t − now()` would find nothing due).
+  func wallDelay(until t: Double) -> Double {
+    guard started, t > latest else { return max(0, t - now()) }
+    return max(0, t - latest + LiveClock.margin - (wall() - latestWall))
+  }
 }

@@ -75,4 +75,23 @@ import Testing
     _ = clock.sourceTime(forSample: 1)
     #expect(clock.sourceTime(forSample: 0.5) == 1)
   }
+
+  /// A display frame due 10 ms after the latest sample: ``LiveClock/now()``
+  /// reaches it 10 ms plus the margin after that sample came, and the loop
+  /// sleeps until then. Before, it slept 10 ms, found nothing due and slept
+  /// again: a wake-up for nothing (VM scenario 35: 86 a second on a 250 Hz IMU).
+  @Test func theWallDelayReachesTheFrame() {
+    let wall = Wall()
+    var clock = LiveClock(wall: { wall.seconds })
+    _ = clock.sourceTime(forSample: 1.0)
+    let frame = 1.01
+    let delay = clock.wallDelay(until: frame)
+    #expect(abs(delay - (0.01 + LiveClock.margin)) < 1e-9)
+    wall.seconds += delay
+    #expect(clock.now() >= frame - 1e-9)
+    wall.seconds -= 0.001
+    #expect(clock.now() < frame)
+    #expect(abs(clock.wallDelay(until: frame) - 0.001) < 1e-9)
+    #expect(clock.wallDelay(until: 0.5) == 0)
+  }
 }
