@@ -56,7 +56,9 @@ public struct FrameReader<Source: EventReading> {
         partial.append(event)
         if event.isReport {
           frames.append(Frame(events: partial))
-          partial = []
+          // The frame keeps these events; the next one starts in a buffer of
+          // the same size (one allocation, not one for each doubling).
+          partial.removeAll(keepingCapacity: true)
         }
       case .sync(let dropped):
         droppedCount += 1
