@@ -551,13 +551,15 @@ for ev in InputDevice(sys.argv[1]).read_loop():
 """
 
 
-def _latency(argv, label, samples=500, rate=100):
+def _latency(argv, label, samples=500, rate=100, part=1):
     """Milliseconds from each sample's kernel timestamp (SYN_REPORT time, read
-    by a reference reader) to its line arriving on the reader's stdout pipe."""
+    by a reference reader) to its line arriving on the reader's stdout pipe,
+    the first 10 samples left out; and how many lines carry a time more than
+    2 µs from their sample's."""
     ui = dev.accelerometer(name="tilt-vm latency")
     node = dev.node_of(ui)
     capture = EventCapture(dev.open_reader(node))
-    reader = Watched([a if a != "NODE" else node for a in argv], log("s8-%s.txt" % label))
+    reader = Watched([a if a != "NODE" else node for a in argv], log("s8-%s-%d.txt" % (label, part)))
     try:
         reader.wait_open(node)
         time.sleep(0.5)
@@ -581,7 +583,7 @@ def _latency(argv, label, samples=500, rate=100):
     check(not any(ev.type == e.EV_SYN and ev.code == e.SYN_DROPPED for ev in events),
           "test setup: the reference reader lost events (SYN_DROPPED)")
     kernel = [ev.sec + ev.usec / 1e6 for ev in events if ev.type == e.EV_SYN and ev.code == e.SYN_REPORT]
-    with open(log("s8-%s-kernel-times.txt" % label), "w") as f:
+    with open(log("s8-%s-%d-kernel-times.txt" % (label, part)), "w") as f:
         f.write("".join("%.6f\n" % k for k in kernel))
     check(len(kernel) == samples, "test setup: the kernel sent %d frames for %d samples" % (len(kernel), samples))
     check(len(reader.lines) == samples, "%s wrote %d lines for %d samples" % (label, len(reader.lines), samples))
@@ -596,8 +598,7 @@ def _latency(argv, label, samples=500, rate=100):
             seen, want = json.loads(text)["t"], kernel[i] - kernel[0]
         check(abs(seen - want) < 5e-3, "%s line %d has time %.6f, the kernel's sample %d %.6f" % (label, i + 1, seen, i + 1, want))
         off += abs(seen - want) > 2e-6
-    lat = sorted((arrival - k) * 1000 for (arrival, _), k in zip(reader.lines[10:], kernel[10:]))
-    return _percentile(lat, 50), _percentile(lat, 99), len(lat), off
+    return [(arrival - k) * 1000 for (arrival, _), k in zip(reader.lines[10:], kernel[10:])], off
 
 
 def _percentile(sorted_values, p):
@@ -608,26 +609,47 @@ def _percentile(sorted_values, p):
 FLOOR = "Tests/vm/cache/evdev-floor"  # Tests/vm/evdev-floor.c, built by Tests/vm/run
 
 
+LATENCY_PARTS = 3  # each reader's 500 samples in three parts, the readers taking turns
+
+
 def s8_latency():
-    # The peers first, so that their figures are measured even when tilt-cli fails.
+    """The three readers take turns, a third of the samples each at a time and
+    in a rotating order, so that a change of the host's load during the
+    scenario falls on all three alike; each reader's figures pool its parts."""
     check(os.access(FLOOR, os.X_OK), "%s is missing: Tests/vm/run builds it from Tests/vm/evdev-floor.c" % FLOOR)
-    floor = _latency([os.path.abspath(FLOOR), "NODE"], "libevdev-c")
+    readers = [
+        ("libevdev-c", [os.path.abspath(FLOOR), "NODE"]),
+        ("python-evdev", ["/usr/bin/python3", "-c", PEER, "NODE"]),
+        ("tilt-cli", cli("live", "--device", "NODE", "--format", "jsonl", "--every-sample")),
+    ]
+    pooled = {label: [] for label, _ in readers}
+    parts = {label: [] for label, _ in readers}
+    off = 0
+    for part in range(LATENCY_PARTS):
+        for label, argv in readers[part:] + readers[:part]:
+            lat, lines_off = _latency(argv, label, samples=10 + 490 // LATENCY_PARTS + 1, part=part + 1)
+            pooled[label] += lat
+            parts[label].append(_percentile(sorted(lat), 50))
+            off += lines_off if label == "tilt-cli" else 0
+    figures = {}
+    for label, lat in pooled.items():
+        lat.sort()
+        figures[label] = (_percentile(lat, 50), _percentile(lat, 99), len(lat))
+    c, py, tilt = figures["libevdev-c"], figures["python-evdev"], figures["tilt-cli"]
+    each = lambda label: " / ".join("%.2f" % x for x in parts[label])
     FIGURES.append(
-        "scenario 8 (latency, kernel event time → line on the reader's stdout pipe, %d samples at 100 Hz after 10 warm-up): "
-        "bare C libevdev read loop (Tests/vm/evdev-floor.c) p50 %.3f ms, p99 %.3f ms" % (floor[2], floor[0], floor[1])
-    )
-    peer = _latency(["/usr/bin/python3", "-c", PEER, "NODE"], "python-evdev")
+        "scenario 8 (latency, kernel event time → line on the reader's stdout pipe, %d samples at 100 Hz after 10 "
+        "warm-up in each of %d turns): bare C libevdev read loop (Tests/vm/evdev-floor.c) p50 %.3f ms, p99 %.3f ms "
+        "(p50 of each turn %s)" % (c[2], LATENCY_PARTS, c[0], c[1], each("libevdev-c")))
     FIGURES.append(
-        "scenario 8 (latency, same method): python-evdev read loop p50 %.3f ms, p99 %.3f ms (%d samples)"
-        % (peer[0], peer[1], peer[2])
-    )
-    tilt = _latency(cli("live", "--device", "NODE", "--format", "jsonl", "--every-sample"), "tilt-cli")
+        "scenario 8 (latency, same method): python-evdev read loop p50 %.3f ms, p99 %.3f ms (%d samples; p50 of each "
+        "turn %s)" % (py[0], py[1], py[2], each("python-evdev")))
     FIGURES.append(
         "scenario 8 (latency, same method): tilt-cli live --every-sample p50 %.3f ms, p99 %.3f ms (%d samples; "
-        "%d lines with t more than 2 µs from the kernel's time)" % (tilt[0], tilt[1], tilt[2], tilt[3])
-    )
-    return "tilt-cli p50 %.2f ms p99 %.2f ms; python-evdev p50 %.2f ms p99 %.2f ms; C libevdev p50 %.2f ms p99 %.2f ms" % (
-        tilt[0], tilt[1], peer[0], peer[1], floor[0], floor[1])
+        "%d lines with t more than 2 µs from the kernel's time; p50 of each turn %s); p50 %.2f × the C loop's"
+        % (tilt[0], tilt[1], tilt[2], off, each("tilt-cli"), tilt[0] / c[0]))
+    return ("tilt-cli p50 %.2f ms p99 %.2f ms; python-evdev p50 %.2f ms p99 %.2f ms; C libevdev p50 %.2f ms p99 %.2f ms;"
+            " tilt-cli p50 %.2f × C's" % (tilt[0], tilt[1], py[0], py[1], c[0], c[1], tilt[0] / c[0]))
 
 
 # 9 ---------------------------------------------------------------------------
@@ -2245,6 +2267,274 @@ SCENARIOS.append((34, "live --reduce-motion on a pad: its node stays open, its b
                   s34_reduce_motion_buttons))
 
 
+# 35 --------------------------------------------------------------------------
+BATCH_RATE_HZ = 250
+BATCH_TURN_S = 4.0
+BATCH_WAKEUPS_PER_S = 70  # issue 23: a 60 Hz display needs no more, whatever the device's rate
+BATCH_ATTITUDE_TOL_DEG = 0.01
+BATCH_LAST_RATE = 500.0  # deg/s about the card's x in the last sample
+
+
+def _batch_motion(ui):
+    """A DualSense-like IMU, flat for 0.5 s, then for 4 s at 250 Hz tilting to
+    pitch 30° while it turns about the vertical. The turn's rate alternates
+    between 40 and 140 deg/s from sample to sample, so that the heading
+    (which only the gyroscope gives) counts every sample: one sample fewer
+    moves it by about 0.4°. The last sample turns about the card's x at
+    BATCH_LAST_RATE (2° in its 4 ms), so that the last frame, live or
+    replayed, shows the last sample. Yields after the first second of the
+    turn (the reader has run all its code by then: the pages of its binary
+    come over 9p, and a page read is a wake-up), then the seconds since."""
+    m = dev.Motion(ui, BATCH_RATE_HZ, res=dev.DS_ACCEL_RES, seed=35, remap=dev.ps_remap, timestamps=True,
+                   gyro_res=dev.DS_GYRO_RES)
+    m.hold(dev.up_vector(0, 0), 0.5)
+    n = int(BATCH_TURN_S * BATCH_RATE_HZ)
+    pitch_rate = 30.0 / BATCH_TURN_S
+    started = None
+    for i in range(1, n + 1):
+        if i == BATCH_RATE_HZ + 1:
+            started = time.monotonic()
+            yield "measuring"
+        pitch = 30.0 * i / n
+        turn = 40.0 if i % 2 else 140.0
+        up = dev.up_vector(pitch, 0)
+        spin = BATCH_LAST_RATE if i == n else 0.0
+        m.frame(up, (pitch_rate + spin, turn * up[1], turn * up[2]))  # the vertical in the card frame is `up`
+    yield time.monotonic() - started
+
+
+def _batch_reader(argv, label, attempt):
+    """Runs a reader of a new IMU node through _batch_motion: its wake-ups
+    and CPU over the turn's last 3 s, the kernel's events (a reference reader's), and
+    whether anyone lost events. Returns (watched, events, the node's evemu-describe,
+    seconds, wakes, ticks, lost)."""
+    ui = dev.dualsense_motion()
+    node = dev.node_of(ui)
+    capture = EventCapture(dev.open_reader(node))
+    reader = Watched([a if a != "NODE" else node for a in argv], log("s35-%s-%d.txt" % (label, attempt)))
+    try:
+        reader.wait_open(node)
+        time.sleep(0.5)
+        steps = _batch_motion(ui)
+        next(steps)
+        v0, _, _ = reader.context_switches()
+        c0 = reader.cpu_ticks()
+        seconds = next(steps)
+        v1, _, _ = reader.context_switches()
+        c1 = reader.cpu_ticks()
+        for _ in steps:
+            pass
+        time.sleep(0.3)
+        reports = capture.reports()
+        reader.wait_lines(reports if label == "libevdev-c" else 1, timeout=30)
+        reader.wait_quiet(0.5)
+        rc = reader.interrupt()
+        check(rc in (0, -2), "%s did not exit cleanly on SIGINT: %s" % (label, reader.describe_exit()))
+        description = dev.describe(node)
+    finally:
+        reader.kill()
+        reader.save_log()
+        events = capture.stop()
+        ui.close()
+    lost = any(ev.type == e.EV_SYN and ev.code == e.SYN_DROPPED for ev in events)
+    lost = lost or "the kernel dropped events" in reader.stderr_text()
+    return reader, events, description, seconds, v1 - v0, c1 - c0, lost
+
+
+def _quaternion_of(frame):
+    return frame["attitude"]["quaternion"]
+
+
+def _rotation_between_deg(a, b):
+    """Degrees of the rotation between two unit quaternions as the jsonl
+    prints them (6 decimals), without acos: next to 1 it would turn the
+    rounding of the print into a tenth of a degree."""
+    if sum(x * y for x, y in zip(a, b)) < 0:
+        b = [-y for y in b]
+    minus = math.sqrt(sum((x - y) ** 2 for x, y in zip(a, b)))
+    plus = math.sqrt(sum((x + y) ** 2 for x, y in zip(a, b)))
+    return math.degrees(4 * math.atan2(minus, plus))
+
+
+def _last_frame_of_replay(path, label):
+    r = subprocess.run(cli("replay", path, "--format", "jsonl", "--speed", "max"), capture_output=True, text=True,
+                       timeout=300)
+    with open(log("s35-%s.txt" % label), "w") as f:
+        f.write("exit %d\n--- stderr\n%s\n--- stdout (last line)\n%s\n" % (
+            r.returncode, r.stderr, r.stdout.splitlines()[-1] if r.stdout else ""))
+    check(r.returncode == 0, "replay of %s failed (%d): %s" % (path, r.returncode, r.stderr[-300:]))
+    return json.loads(r.stdout.splitlines()[-1])
+
+
+def _without_one_sample(events):
+    """The events less one sample in the middle of the turn (its events up to its SYN_REPORT)."""
+    ends = [i for i, ev in enumerate(events) if ev.type == e.EV_SYN and ev.code == e.SYN_REPORT]
+    k = len(ends) // 2
+    return events[: ends[k - 1] + 1] + events[ends[k] + 1:]
+
+
+def s35_batched_reads():
+    """Live with display frames on a 250 Hz IMU wakes about once a display frame
+    (ReadBatching), loses no sample, and the kernel drops none; beside the C loop."""
+    for attempt in range(1, 4):
+        result = _s35_attempt(attempt)
+        if result is not None:
+            return result + ("" if attempt == 1 else " (attempt %d: events were lost before)" % attempt)
+    raise Failure("the kernel dropped events (SYN_DROPPED, for the reference reader, tilt-cli or the C loop) "
+                  "in 3 attempts: the host is too loaded")
+
+
+def _s35_attempt(attempt):
+    check(os.access(FLOOR, os.X_OK), "%s is missing: Tests/vm/run builds it from Tests/vm/evdev-floor.c" % FLOOR)
+    c, c_events, _, c_s, c_wakes, c_ticks, c_lost = _batch_reader([os.path.abspath(FLOOR), "NODE"], "libevdev-c",
+                                                                    attempt)
+    c_reports = sum(1 for ev in c_events if ev.type == e.EV_SYN and ev.code == e.SYN_REPORT)
+    if c_lost or len(c.lines) != c_reports:
+        return None
+    live, events, description, live_s, wakes, ticks, lost = _batch_reader(cli("live", "--device", "NODE", "--format", "jsonl"),
+                                                                   "tilt-cli", attempt)
+    if lost:
+        return None
+    played = os.path.join(WORK, "s35-played-%d.evemu" % attempt)
+    one_less = os.path.join(WORK, "s35-one-sample-less-%d.evemu" % attempt)
+    for path, kept in ((played, events), (one_less, _without_one_sample(events))):
+        with open(path, "w") as f:
+            f.write(description + "\n".join(dev.evemu_event_lines(kept)) + "\n")
+    reports = sum(1 for ev in events if ev.type == e.EV_SYN and ev.code == e.SYN_REPORT)
+
+    # The same recording replayed at its pace, with display frames, in the same guest.
+    paced = Watched(cli("replay", played, "--format", "jsonl", "--speed", "1"), log("s35-paced-%d.txt" % attempt))
+    try:
+        check(paced.wait_lines(1, timeout=60), "the paced replay wrote no frame: " + paced.describe_exit())
+        time.sleep(1.0)  # into the turn, which starts 0.5 s into the recording
+        p0, _, _ = paced.context_switches()
+        pc0, pt0 = paced.cpu_ticks(), time.monotonic()
+        time.sleep(BATCH_TURN_S - 2.0)
+        p1, _, _ = paced.context_switches()
+        pc1, paced_s = paced.cpu_ticks(), time.monotonic() - pt0
+        prc = paced.wait_exit(60)
+        check(prc == 0, "paced replay failed: " + paced.describe_exit())
+    finally:
+        paced.kill()
+        paced.save_log()
+
+    frames = live.frames()
+    check(frames, "live wrote no frame")
+    replayed = _last_frame_of_replay(played, "replay-%d" % attempt)
+    missing = _last_frame_of_replay(one_less, "replay-one-less-%d" % attempt)
+    off = _rotation_between_deg(_quaternion_of(frames[-1]), _quaternion_of(replayed))
+    sensitivity = _rotation_between_deg(_quaternion_of(missing), _quaternion_of(replayed))
+    gaps = [b["t"] - a["t"] for a, b in zip(frames, frames[1:]) if b["t"] > a["t"]]
+    for name, frame in (("live's", frames[-1]), ("the replay's", replayed), ("one sample less's", missing)):
+        rate = frame.get("rotationRate") or [0, 0, 0]
+        check(rate[0] > BATCH_LAST_RATE * 0.8,
+              "test setup: %s last frame does not show the last sample (rotation rate %r, the last sample's is "
+              "%.0f deg/s about x)" % (name, rate, BATCH_LAST_RATE))
+    FIGURES.append(
+        "scenario 35 (250 Hz IMU, %d samples; voluntary context switches and CPU ticks of %d ms over the turn's "
+        "last %.2f s): tilt-cli live (60 Hz display frames) %d wake-ups = %.1f/s, %.2f s CPU/s; "
+        "bare C libevdev loop %d = %.1f/s, %.2f s CPU/s; tilt-cli replay --speed 1 of the same events %d over "
+        "%.1f s = %.1f/s, %.2f s CPU/s; live's last attitude %.5f° from the replay's (one sample less: %.3f°)"
+        % (reports, 1000 // os.sysconf("SC_CLK_TCK"), live_s, wakes, wakes / live_s, ticks / os.sysconf("SC_CLK_TCK") / live_s,
+           c_wakes, c_wakes / c_s, c_ticks / os.sysconf("SC_CLK_TCK") / c_s, p1 - p0, paced_s, (p1 - p0) / paced_s,
+           (pc1 - pc0) / os.sysconf("SC_CLK_TCK") / paced_s, off, sensitivity)
+    )
+    check(sensitivity > 5 * BATCH_ATTITUDE_TOL_DEG,
+          "test setup: one sample less moves the replay's last attitude by only %.4f°, so the check could not see "
+          "a lost sample" % sensitivity)
+    check(off <= BATCH_ATTITUDE_TOL_DEG,
+          "live's last attitude is %.4f° from a replay of the kernel's %d samples (one sample less gives %.3f°): "
+          "samples were lost or taken twice" % (off, reports, sensitivity))
+    # A read that finds the queue empty puts the node back into poll() (so
+    # that a device at rest costs no wake-up): a stall of the guest's writer
+    # longer than a display frame costs one wake-up more, the test machine's,
+    # not tilt's.
+    times = [ev.sec + ev.usec / 1e6 for ev in events if ev.type == e.EV_SYN and ev.code == e.SYN_REPORT]
+    measured = times[int(0.5 * BATCH_RATE_HZ) + BATCH_RATE_HZ:]
+    stalls = sum(1 for a, b in zip(measured, measured[1:]) if b - a > 1 / 60)
+    FIGURES.append("scenario 35: the writer stalled %d times for longer than a display frame in the measured %.2f s"
+                   % (stalls, live_s))
+    check(wakes <= BATCH_WAKEUPS_PER_S * live_s + stalls,
+          "live woke %d times in %.2f s of a 250 Hz turn (%.1f/s; want at most %d/s with 60 Hz display frames, "
+          "and one more for each of the writer's %d stalls)" % (wakes, live_s, wakes / live_s, BATCH_WAKEUPS_PER_S,
+                                                                stalls))
+    check((p1 - p0) / paced_s <= BATCH_WAKEUPS_PER_S,
+          "the paced replay woke %d times in %.1f s (%.1f/s, want at most %d)" % (p1 - p0, paced_s, (p1 - p0) / paced_s,
+                                                                                  BATCH_WAKEUPS_PER_S))
+    return ("%d samples at 250 Hz, none lost (last attitude %.5f° from the replay's, one less %.3f°); wake-ups a second: "
+            "live %.1f (writer stalls %d), paced replay %.1f, C loop %.1f; median display frame %.1f ms" % (
+                reports, off, sensitivity, wakes / live_s, stalls, (p1 - p0) / paced_s, c_wakes / c_s,
+                1000 * sorted(gaps)[len(gaps) // 2] if gaps else 0))
+
+
+SCENARIOS.append((35, "250 Hz IMU, 60 Hz display frames: at most 70 wake-ups a second, no sample lost, beside C",
+                  s35_batched_reads))
+
+
+# 36 (only when named: `Tests/vm/run 36`) ----------------------------------------
+def _instructions(argv, label, samples, rate=20):
+    """Instructions the reader runs (callgrind, valgrind from the host's root)
+    while 20 samples are written at 4 Hz and then `samples` at `rate` Hz,
+    start and end included."""
+    ui = dev.accelerometer(name="tilt-vm instructions")
+    node = dev.node_of(ui)
+    out = os.path.join(WORK, "s36-%s-%d.callgrind" % (label, samples))
+    reader = Watched(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out]
+                     + [a if a != "NODE" else node for a in argv], log("s36-%s-%d.txt" % (label, samples)))
+    warm = 20  # valgrind translates the code that the first samples run: slowly, and the kernel's queue is short
+    try:
+        reader.wait_open(node, timeout=600)
+        for i in range(warm):
+            time.sleep(0.25)
+            ui.write(e.EV_ABS, e.ABS_X, 50 + i)
+            ui.syn()
+        time.sleep(3)
+        period, deadline = 1.0 / rate, time.monotonic()
+        for i in range(samples):
+            now = time.monotonic()
+            if deadline > now:
+                time.sleep(deadline - now)
+            deadline += period
+            ui.write(e.EV_ABS, e.ABS_X, 100 + (i % 7) * 10)
+            ui.write(e.EV_ABS, e.ABS_Z, dev.ACCEL_RES + (i % 3))
+            ui.syn()
+        reader.wait_lines(warm + samples, timeout=120)
+        reader.interrupt(timeout=300)
+    finally:
+        reader.kill()
+        reader.save_log()
+        ui.close()
+    check(len(reader.lines) == warm + samples, "%s under callgrind wrote %d lines for %d samples (it fell behind: "
+          "the kernel dropped events)" % (label, len(reader.lines), warm + samples))
+    with open(out) as f:
+        totals = [line for line in f if line.startswith(("summary:", "totals:"))]
+    check(totals, "no totals in %s" % out)
+    return int(totals[-1].split()[1])
+
+
+def s36_instructions_per_sample():
+    """Instructions per sample of `live --every-sample` and of the C loop, in
+    the guest: the difference of a run of 300 samples and one of 100."""
+    check(os.access("/usr/bin/valgrind", os.X_OK), "valgrind is not installed on the host (apt-get install valgrind)")
+    results = {}
+    for label, argv in (("libevdev-c", [os.path.abspath(FLOOR), "NODE"]),
+                        ("tilt-cli", cli("live", "--device", "NODE", "--format", "jsonl", "--every-sample"))):
+        short = _instructions(argv, label, 100)
+        long = _instructions(argv, label, 300)
+        results[label] = (long - short) / 200.0
+    FIGURES.append(
+        "scenario 36 (callgrind in the guest, 100 Hz accelerometer frames written at 20 Hz; the difference of 300 "
+        "and 100 samples over 200): tilt-cli live --every-sample %.0f instructions a sample, bare C libevdev loop %.0f"
+        % (results["tilt-cli"], results["libevdev-c"]))
+    return "instructions a sample: tilt-cli live --every-sample %.0f, C libevdev loop %.0f (%.1f ×)" % (
+        results["tilt-cli"], results["libevdev-c"], results["tilt-cli"] / results["libevdev-c"])
+
+
+SCENARIOS.append((36, "instructions per sample (callgrind), live --every-sample beside the C loop; only when named",
+                  s36_instructions_per_sample))
+ONLY_WHEN_NAMED = {36}
+
+
 def main():
     global CLI, WORK
     ap = argparse.ArgumentParser()
@@ -2259,7 +2549,7 @@ def main():
     if not os.access(CLI, os.X_OK):
         results.write("FAIL 0 setup: %s is missing; build it with `swift build`\n" % a.cli)
     for number, name, fn in SCENARIOS:
-        if wanted and number not in wanted:
+        if (wanted and number not in wanted) or (not wanted and number in ONLY_WHEN_NAMED):
             continue
         started = time.monotonic()
         try:
