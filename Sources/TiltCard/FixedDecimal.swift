@@ -31,7 +31,7 @@ enum FixedDecimal {
     let divisor = powerOfTen(decimals)
     var v = value.isFinite ? value : 0
     v = min(max(v, -1e12), 1e12)
-    let units = UInt64((abs(v) * Double(divisor)).rounded(.toNearestOrAwayFromZero))
+    let units = roundedHalfUp(abs(v) * Double(divisor))
     var count = 0
     if units != 0 && v < 0 {
       start[0] = UInt8(ascii: "-")
@@ -51,6 +51,16 @@ enum FixedDecimal {
     var fraction = units % divisor
     writeDigits(&fraction, count: decimals, endingAt: start + count + decimals)
     return count + 1 + decimals
+  }
+
+  /// `x` (0 ≤ x < 2⁶⁴) rounded half away from zero, as
+  /// `x.rounded(.toNearestOrAwayFromZero)` is, without libm's `round()`
+  /// (a call on a CPU without SSE4.1, such as QEMU's default one): below
+  /// 2⁵², `x` minus its integer part is exact; above, `x` is an integer.
+  @inline(__always)
+  static func roundedHalfUp(_ x: Double) -> UInt64 {
+    let integer = UInt64(x)
+    return x - Double(integer) >= 0.5 ? integer + 1 : integer
   }
 
   /// "00", "01", … "99".

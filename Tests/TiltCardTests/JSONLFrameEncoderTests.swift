@@ -28,6 +28,7 @@ import Testing
     var values: [Double] = [
       0, -0.0, 0.5, -0.5, 0.05, 0.00005, 0.99995, 9.99995, 99.5, 1e12, -1e12, 1e13, -1e15,
       999_999_999_999.99, .nan, .infinity, -.infinity, .ulpOfOne, -.leastNonzeroMagnitude,
+      0.49999999999999994, 0.00004999999999999999, 2.5, -2.5, 4_503_599_627_370_495.5e-6,
     ]
     for _ in 0..<20_000 {
       let magnitude = Double.random(in: -7...12.5, using: &random)
