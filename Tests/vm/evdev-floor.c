@@ -3,10 +3,13 @@
 // event's kernel time ("sec.usec"), to stdout as soon as it is read.
 // SYN_DROPPED is resynchronised as libevdev documents. Built by Tests/vm/run:
 //   gcc -O2 -o Tests/vm/cache/evdev-floor Tests/vm/evdev-floor.c $(pkg-config --cflags --libs libevdev)
-// Usage: evdev-floor /dev/input/eventN
+// Usage: evdev-floor [--poll] /dev/input/eventN
+// With --poll it reads as tilt-cli does: the node non-blocking, poll() until
+// it is readable, then libevdev_next_event until -EAGAIN.
 #include <errno.h>
 #include <fcntl.h>
 #include <libevdev/libevdev.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,34 +26,44 @@ static int write_all(const char *buffer, size_t length) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: evdev-floor /dev/input/eventN\n");
+  int polls = argc == 3 && strcmp(argv[1], "--poll") == 0;
+  if (argc != 2 + polls) {
+    fprintf(stderr, "usage: evdev-floor [--poll] /dev/input/eventN\n");
     return 64;
   }
-  int fd = open(argv[1], O_RDONLY | O_CLOEXEC);
+  const char *path = argv[1 + polls];
+  int fd = open(path, O_RDONLY | O_CLOEXEC | (polls ? O_NONBLOCK : 0));
   if (fd < 0) {
-    fprintf(stderr, "evdev-floor: cannot open %s: %s\n", argv[1], strerror(errno));
+    fprintf(stderr, "evdev-floor: cannot open %s: %s\n", path, strerror(errno));
     return 1;
   }
   struct libevdev *device = NULL;
   int rc = libevdev_new_from_fd(fd, &device);
   if (rc < 0) {
-    fprintf(stderr, "evdev-floor: %s is not an evdev node: %s\n", argv[1], strerror(-rc));
+    fprintf(stderr, "evdev-floor: %s is not an evdev node: %s\n", path, strerror(-rc));
     return 1;
   }
-  unsigned flags = LIBEVDEV_READ_FLAG_NORMAL | LIBEVDEV_READ_FLAG_BLOCKING;
+  unsigned normal = LIBEVDEV_READ_FLAG_NORMAL | (polls ? 0 : LIBEVDEV_READ_FLAG_BLOCKING);
+  unsigned flags = normal;
   for (;;) {
     struct input_event ev;
     rc = libevdev_next_event(device, flags, &ev);
     if (rc == LIBEVDEV_READ_STATUS_SYNC) {
       flags = LIBEVDEV_READ_FLAG_SYNC;
     } else if (rc == -EAGAIN && flags == LIBEVDEV_READ_FLAG_SYNC) {
-      flags = LIBEVDEV_READ_FLAG_NORMAL | LIBEVDEV_READ_FLAG_BLOCKING;
+      flags = normal;
+      continue;
+    } else if (rc == -EAGAIN && polls) {
+      struct pollfd ready = {.fd = fd, .events = POLLIN};
+      if (poll(&ready, 1, -1) < 0 && errno != EINTR) {
+        fprintf(stderr, "evdev-floor: poll on %s failed: %s\n", path, strerror(errno));
+        return 1;
+      }
       continue;
     } else if (rc == -EINTR || rc == -EAGAIN) {
       continue;
     } else if (rc < 0) {
-      fprintf(stderr, "evdev-floor: reading %s failed: %s\n", argv[1], strerror(-rc));
+      fprintf(stderr, "evdev-floor: reading %s failed: %s\n", path, strerror(-rc));
       return 1;
     }
     if (ev.type == EV_SYN && ev.code == SYN_REPORT) {

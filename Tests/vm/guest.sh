@@ -8,4 +8,5 @@ echo "vm-guest: kernel $(uname -r), $(nproc) CPUs, project at $TILT_ROOT"
 ls -l /dev/uinput /dev/uhid
 grep -E "^N:" /proc/bus/input/devices
 timeout --kill-after=5 "${TILT_GUEST_TIMEOUT:-900}" Tests/vm/cache/venv/bin/python3 -u Tests/vm/scenarios.py \
-  --cli "${TILT_CLI:-.build/release/tilt-cli}" --work Tests/vm/work --only "${TILT_ONLY:-all}"
+  --cli "${TILT_CLI:-.build/release/tilt-cli}" --cli-before "${TILT_CLI_BEFORE:-}" --work Tests/vm/work \
+  --only "${TILT_ONLY:-all}"

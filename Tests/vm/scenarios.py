@@ -24,6 +24,7 @@ import vmdevices as dev
 from vmprocess import EventCapture, Failure, Watched
 
 CLI = WORK = None
+CLI_BEFORE = None  # another tilt-cli that scenario 8 measures beside CLI (TILT_VM_CLI_BEFORE)
 FIGURES = []
 KNOWN = []  # defects of tilt-cli a scenario found and reports without failing
 
@@ -592,7 +593,7 @@ def _latency(argv, label, samples=500, rate=100, part=1):
     # business, here it only has to name the right sample).
     off = 0
     for i, (_, text) in enumerate(reader.lines):
-        if label in ("python-evdev", "libevdev-c"):
+        if label in ("python-evdev", "libevdev-c", "libevdev-c-poll"):
             seen, want = float(text), kernel[i]
         else:
             seen, want = json.loads(text)["t"], kernel[i] - kernel[0]
@@ -621,7 +622,11 @@ def s8_latency():
         ("libevdev-c", [os.path.abspath(FLOOR), "NODE"]),
         ("python-evdev", ["/usr/bin/python3", "-c", PEER, "NODE"]),
         ("tilt-cli", cli("live", "--device", "NODE", "--format", "jsonl", "--every-sample")),
+        ("libevdev-c-poll", [os.path.abspath(FLOOR), "--poll", "NODE"]),
     ]
+    if CLI_BEFORE:
+        readers.append(("tilt-cli-before", [CLI_BEFORE, "live", "--device", "NODE", "--format", "jsonl",
+                                            "--every-sample"]))
     pooled = {label: [] for label, _ in readers}
     parts = {label: [] for label, _ in readers}
     off = 0
@@ -631,6 +636,20 @@ def s8_latency():
             pooled[label] += lat
             parts[label].append(_percentile(sorted(lat), 50))
             off += lines_off if label == "tilt-cli" else 0
+    polled = sorted(pooled["libevdev-c-poll"])
+    FIGURES.append(
+        "scenario 8 (latency, same method): the C loop reading as tilt-cli does (evdev-floor --poll: non-blocking, "
+        "poll(), libevdev_next_event until -EAGAIN) p50 %.3f ms, p99 %.3f ms (p50 of each turn %s); p50 %.2f × the "
+        "blocking C loop's" % (_percentile(polled, 50), _percentile(polled, 99),
+                               " / ".join("%.2f" % x for x in parts["libevdev-c-poll"]),
+                               _percentile(polled, 50) / _percentile(sorted(pooled["libevdev-c"]), 50)))
+    if CLI_BEFORE:
+        before = sorted(pooled["tilt-cli-before"])
+        FIGURES.append(
+            "scenario 8 (latency, same method): %s live --every-sample p50 %.3f ms, p99 %.3f ms (p50 of each turn "
+            "%s); p50 %.2f × the C loop's" % (CLI_BEFORE, _percentile(before, 50), _percentile(before, 99),
+                                             " / ".join("%.2f" % x for x in parts["tilt-cli-before"]),
+                                             _percentile(before, 50) / _percentile(sorted(pooled["libevdev-c"]), 50)))
     figures = {}
     for label, lat in pooled.items():
         lat.sort()
@@ -2513,21 +2532,23 @@ def _instructions(argv, label, samples, rate=20):
 
 
 def s36_instructions_per_sample():
-    """Instructions per sample of `live --every-sample` and of the C loop, in
-    the guest: the difference of a run of 300 samples and one of 100."""
+    """Instructions per sample of `live --every-sample`, the python-evdev loop
+    and the C loop, in the guest: the difference of a run of 300 samples and
+    one of 100 (user space only: callgrind does not see the kernel)."""
     check(os.access("/usr/bin/valgrind", os.X_OK), "valgrind is not installed on the host (apt-get install valgrind)")
     results = {}
     for label, argv in (("libevdev-c", [os.path.abspath(FLOOR), "NODE"]),
+                        ("python-evdev", ["/usr/bin/python3", "-c", PEER, "NODE"]),
                         ("tilt-cli", cli("live", "--device", "NODE", "--format", "jsonl", "--every-sample"))):
         short = _instructions(argv, label, 100)
         long = _instructions(argv, label, 300)
         results[label] = (long - short) / 200.0
     FIGURES.append(
         "scenario 36 (callgrind in the guest, 100 Hz accelerometer frames written at 20 Hz; the difference of 300 "
-        "and 100 samples over 200): tilt-cli live --every-sample %.0f instructions a sample, bare C libevdev loop %.0f"
-        % (results["tilt-cli"], results["libevdev-c"]))
-    return "instructions a sample: tilt-cli live --every-sample %.0f, C libevdev loop %.0f (%.1f ×)" % (
-        results["tilt-cli"], results["libevdev-c"], results["tilt-cli"] / results["libevdev-c"])
+        "and 100 samples over 200): tilt-cli live --every-sample %.0f instructions a sample, python-evdev read loop "
+        "%.0f, bare C libevdev loop %.0f" % (results["tilt-cli"], results["python-evdev"], results["libevdev-c"]))
+    return "instructions a sample: tilt-cli live --every-sample %.0f, python-evdev %.0f, C libevdev loop %.0f" % (
+        results["tilt-cli"], results["python-evdev"], results["libevdev-c"])
 
 
 SCENARIOS.append((36, "instructions per sample (callgrind), live --every-sample beside the C loop; only when named",
@@ -2536,13 +2557,15 @@ ONLY_WHEN_NAMED = {36}
 
 
 def main():
-    global CLI, WORK
+    global CLI, WORK, CLI_BEFORE
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
+    ap.add_argument("--cli-before", default="")
     ap.add_argument("--work", required=True)
     ap.add_argument("--only", default="all")
     a = ap.parse_args()
     CLI, WORK = os.path.abspath(a.cli), os.path.abspath(a.work)
+    CLI_BEFORE = os.path.abspath(a.cli_before) if a.cli_before else None
     os.makedirs(os.path.join(WORK, "logs"), exist_ok=True)
     wanted = None if a.only == "all" else {int(x) for x in a.only.split(",") if x}
     results = open(os.path.join(WORK, "results.txt"), "w")
