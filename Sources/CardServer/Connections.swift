@@ -13,7 +13,7 @@ final class TrackedConnection {
   let handle: OpaquePointer
   let socket: Int32
   let peer: PeerKey
-  /// When the request under way must be finished (monotonic seconds); nil
+  /// When the request under way must be finished; nil
   /// for an event stream.
   var deadline: MonotonicInstant?
   /// Shut down by the server (its deadline passed, or it made room):
