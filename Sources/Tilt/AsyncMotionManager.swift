@@ -1,4 +1,5 @@
 import Attitude
+import Motion
 import TiltCard
 
 /// Device motion and card frames as `AsyncSequence`s, from a live device or
@@ -84,15 +85,4 @@ public struct AsyncMotionManager: Sendable {
     }
     return .newest(1)
   }
-}
-
-/// What the loop does when the consumer of an update sequence falls behind.
-public enum UpdateBuffering: Hashable, Sendable {
-  /// Keeps the newest `count` updates the consumer has not taken yet and
-  /// drops older ones. The loop never waits: a device is read on time.
-  case newest(Int)
-  /// Keeps up to `count` updates, then the loop waits until the consumer
-  /// takes one: nothing is dropped. For replays: a device left unread that
-  /// long loses events in the kernel's queue (`SYN_DROPPED`).
-  case waitsForConsumer(Int)
 }

@@ -2,6 +2,7 @@ import Attitude
 import Evdev
 import EvdevCore
 import IIO
+import Motion
 import SystemCalls
 
 /// Where ``GyroCalibrator`` reads its samples: a live device, read as `live`

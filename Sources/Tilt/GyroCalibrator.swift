@@ -3,6 +3,7 @@ import Evdev
 import EvdevCore
 import Foundation
 import IIO
+import Motion
 import SystemCalls
 
 /// Measures a live device's gyroscope bias while it is held still: the device is read for a while, every sample

@@ -2,6 +2,7 @@ import Attitude
 import EvdevCore
 import Foundation
 import IIO
+import Motion
 import SystemCalls
 import TiltCard
 

@@ -1,4 +1,5 @@
 import EvdevCore
+import Motion
 
 /// What the two live managers (``TiltMotionManager`` for evdev,
 /// ``IIOMotionManager`` for IIO) share: their descriptors as a participant

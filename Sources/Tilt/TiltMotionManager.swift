@@ -1,5 +1,6 @@
 import Attitude
 import Evdev
+import Motion
 import SystemCalls
 import TiltCard
 

@@ -1,5 +1,6 @@
 import Attitude
 import Foundation
+import Motion
 import SystemCalls
 import TiltCard
 

@@ -1,3 +1,4 @@
+import Motion
 import Testing
 
 @testable import Tilt

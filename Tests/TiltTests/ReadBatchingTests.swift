@@ -1,4 +1,5 @@
 import EvdevCore
+import Motion
 import Testing
 
 @testable import Tilt
