@@ -70,7 +70,8 @@ let package = Package(
       swiftSettings: swift6),
     // The app side of VM scenarios 32 and 33 (Tests/vm/README.md); not a product.
     .executableTarget(
-      name: "tilt-async-probe", dependencies: ["Tilt", "TiltCard"], path: "Tests/vm/AsyncProbe",
+      name: "tilt-async-probe", dependencies: ["Motion", "Tilt", "TiltCard"],
+      path: "Tests/vm/AsyncProbe",
       swiftSettings: swift6),
     // What a test needs from the machine (tools, shared data): skip or fail, in one place.
     .target(name: "TestTools", path: "Tests/TestTools", swiftSettings: swift6),

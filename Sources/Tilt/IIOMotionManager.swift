@@ -88,16 +88,8 @@ public final class IIOMotionManager: LoopParticipant {
       configuration: configuration, hasGyroscope: imu.gyroscope != nil, buttons: [],
       sink: try makeSink(deviceInfo))
     if !configuration.card.reduceMotion { try open() }
-    if imu.gyroscope != nil, let store = configuration.gyroBiasStore {
-      do throws(StoreError) {
-        if let stored = try store.load(for: deviceInfo) {
-          pipeline.manager.seedGyroscopeBias(stored.estimate)
-          self.onNote(.startsFromStoredGyroscopeBias(stored))
-        }
-      } catch {
-        self.onNote(.storedGyroscopeBiasProblem(error))
-      }
-    }
+    pipeline.manager.seedGyroscopeBias(
+      from: configuration.gyroBiasStore, for: deviceInfo, onNote: self.onNote)
     pipeline.currentTime = { [unowned self] in clock.handOutNow() }
   }
 
@@ -352,7 +344,7 @@ public final class IIOMotionManager: LoopParticipant {
   }
 
   private func turns(of loop: EventLoop) throws -> Ending {
-    let sensors = LiveDeviceParticipant(
+    let sensors = ClosureParticipant(
       descriptors: { [unowned self] in pollDescriptors },
       deadline: { [unowned self] in deadline },
       service: { [unowned self] ready in try serviceDevices(ready: ready) })

@@ -125,16 +125,8 @@ public final class TiltMotionManager: LoopParticipant {
     try device.follow(
       motionNode: !(configuration.card.reduceMotion && device.profile.buttons.isEmpty),
       buttonNode: true)
-    if profile.gyroAxes != nil, let store = configuration.gyroBiasStore {
-      do throws(StoreError) {
-        if let stored = try store.load(for: deviceInfo) {
-          pipeline.manager.seedGyroscopeBias(stored.estimate)
-          self.onNote(.startsFromStoredGyroscopeBias(stored))
-        }
-      } catch {
-        self.onNote(.storedGyroscopeBiasProblem(error))
-      }
-    }
+    pipeline.manager.seedGyroscopeBias(
+      from: configuration.gyroBiasStore, for: deviceInfo, onNote: self.onNote)
     device.onNote = { [unowned self] in self.onNote($0) }
     pipeline.currentTime = { [unowned self] in device.handOutNow() }
     pipeline.motionObservers.append { [unowned self] motion in deliver(motion) }
@@ -271,7 +263,7 @@ public final class TiltMotionManager: LoopParticipant {
   }
 
   private func turns(of loop: EventLoop) throws -> Ending {
-    let devices = LiveDeviceParticipant(
+    let devices = ClosureParticipant(
       descriptors: { [unowned self] in pollDescriptors },
       deadline: { [unowned self] in deadline },
       service: { [unowned self] ready in try serviceDevices(ready: ready) })
