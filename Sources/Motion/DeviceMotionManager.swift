@@ -1,7 +1,7 @@
 import Attitude
 import Foundation
 
-/// Device motion from a live device or a recording, shaped like
+/// Device motion from a live device (evdev or IIO) or a recording, shaped like
 /// `CMMotionManager`, with no card.
 ///
 /// ```swift
@@ -85,10 +85,12 @@ public final class DeviceMotionManager: LoopParticipant {
   public var isDeviceMotionActive: Bool { manager?.isDeviceMotionActive ?? false }
   /// The latest motion, for callers that poll; kept after a stop.
   public var deviceMotion: DeviceMotion? { manager?.deviceMotion }
-  /// The live device, once opened; `nil` for a recording.
+  /// The live evdev device, once opened; `nil` for an IIO IMU or a recording.
   public var device: LiveMotionDevice? { (feed as? LiveFeed)?.device }
-  /// Whether a descriptor of the source is open now (the live motion node).
-  public var isDeviceOpen: Bool { device?.isMotionNodeOpen ?? false }
+  /// The live IIO IMU, once opened.
+  public var iioDevice: IIOMotionDevice? { (feed as? IIOFeed)?.device }
+  /// Whether a live device's node is open now.
+  public var isDeviceOpen: Bool { (device != nil || iioDevice != nil) && feed?.isOpen == true }
 
   /// Opens the source (the first time) or reopens the device, and calls
   /// `handler` with each motion, or one per ``deviceMotionUpdateInterval``.
@@ -120,11 +122,9 @@ public final class DeviceMotionManager: LoopParticipant {
     let feed: any MotionFeed
     switch input {
     case .device(let path):
-      let note = { [unowned self] (note: MotionNote) in onNote(note) }
-      let device = try LiveMotionDevice(
+      feed = try liveFeed(
         path: path, configuration: configuration, waitsForReconnect: waitsForReconnect,
-        onNote: note)
-      feed = LiveFeed(device)
+        onNote: { [unowned self] in onNote($0) })
     case .recording(let path, let speed):
       feed = try ReplayFeed(
         RecordingSource.open(path: path, configuration: configuration), speed: speed)
@@ -187,9 +187,7 @@ public final class DeviceMotionManager: LoopParticipant {
   public func run(endingOn signals: Set<EventLoop.Signal> = [.interrupt, .terminate]) throws
     -> Ending
   {
-    let loop = try EventLoop(handling: signals)
-    defer { loop.end() }
-    return try run(on: loop)
+    try EventLoop.running(handling: signals) { try run(on: $0) }
   }
 
   /// Runs on `loop` (with its participants and signals), as ``run(endingOn:)``.
@@ -204,6 +202,7 @@ public final class DeviceMotionManager: LoopParticipant {
   /// Stops, closes, and keeps the bias a rest confirmed.
   private func finish() {
     try? stopDeviceMotionUpdates()
+    feed?.finish()
     if let manager, let key = feed?.storedBiasKey {
       manager.storeGyroscopeBias(in: configuration.gyroBiasStore, for: key, onNote: onNote)
     }

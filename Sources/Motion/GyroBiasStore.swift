@@ -9,7 +9,7 @@ import Foundation
 public struct StoredGyroBias: Hashable, Sendable {
   /// How the value was found.
   public enum Origin: String, Sendable {
-    /// A calibration (Tilt's `GyroCalibrator`): held still on purpose.
+    /// A ``GyroCalibrator`` measurement: held still on purpose.
     case calibration
     /// Learned by the fusion at a rest during a live run.
     case rest

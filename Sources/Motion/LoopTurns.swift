@@ -46,3 +46,15 @@ package final class ClosureParticipant: LoopParticipant {
   package var deadline: MonotonicInstant? { due() }
   package func service(ready: Set<Int32>) throws { try serve(ready) }
 }
+
+extension EventLoop {
+  /// Runs `body` on a loop of its own that handles `signals`, and ends it
+  /// after (what it changed in the process put back).
+  package static func running<T>(handling signals: Set<Signal>, _ body: (EventLoop) throws -> T)
+    throws -> T
+  {
+    let loop = try EventLoop(handling: signals)
+    defer { loop.end() }
+    return try body(loop)
+  }
+}

@@ -56,6 +56,9 @@ final class ReplayFeed: MotionFeed {
     return items.isEmpty && next == nil ? nil : items
   }
 
+  var isOpen: Bool { true }
+  func finish() {}
+
   func follow(active: Bool) throws {
     guard active != self.active else { return }
     self.active = active

@@ -78,3 +78,11 @@ extension DeviceSetup {
       udevMatrix: udevMatrix, isRecording: isRecording)
   }
 }
+
+extension GyroCalibrator {
+  /// Opens `devicePath` with the configuration's device motion.
+  @_disfavoredOverload
+  public convenience init(devicePath: String, configuration: TiltConfiguration) throws {
+    try self.init(devicePath: devicePath, configuration: configuration.deviceMotion)
+  }
+}

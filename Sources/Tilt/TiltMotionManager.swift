@@ -231,9 +231,7 @@ public final class TiltMotionManager: LoopParticipant {
   public func run(endingOn signals: Set<EventLoop.Signal> = [.interrupt, .terminate]) throws
     -> Ending
   {
-    let loop = try EventLoop(handling: signals)
-    defer { loop.end() }
-    return try run(on: loop)
+    try EventLoop.running(handling: signals) { try run(on: $0) }
   }
 
   /// Runs on `loop` (with its participants and signals) until SIGINT or

@@ -1,6 +1,7 @@
 import Attitude
 import EvdevCore
 import Foundation
+import IIO
 import Testing
 
 @testable import Motion
@@ -91,6 +92,8 @@ import Testing
       queued.isEmpty ? [] : queued.removeFirst()
     }
     func follow(active: Bool) throws { followed.append(active) }
+    var isOpen: Bool { followed.last ?? false }
+    func finish() {}
   }
 
   static func level(at t: Double) -> SourceItem {
@@ -129,5 +132,25 @@ import Testing
     try manager.service(ready: [])
     #expect(updates.last == 0.2)
     #expect(feed.followed == [true, false, true])
+  }
+
+  /// Motion alone on an IIO IMU (a fake sysfs tree, a file of scans): start
+  /// enables the buffer and reads gravity; stop disables it and closes the
+  /// node at once, leaving the loop nothing to wake it.
+  @Test func stopClosesAnIIOSensorAtOnce() throws {
+    let tree = try IIOMotionManagerTests.Tree()
+    try tree.writeNode(Array(repeating: (0, -500, -866), count: 5))
+    let device = IIOMotionDevice(imu: try tree.imu(), onNote: { _ in })
+    let manager = DeviceMotionManager(feed: IIOFeed(device))
+    #expect(!manager.isDeviceOpen && tree.attribute("buffer/enable") == "0")
+    try manager.startDeviceMotionUpdates()
+    #expect(manager.isDeviceOpen && tree.attribute("buffer/enable") == "1")
+    try manager.service(ready: Set(manager.pollDescriptors))
+    let gravity = try #require(manager.deviceMotion?.gravity)
+    #expect(abs(gravity.y + 0.5) < 1e-3 && abs(gravity.z + 0.866) < 1e-3, "gravity \(gravity)")
+    try manager.stopDeviceMotionUpdates()
+    #expect(!manager.isDeviceOpen && !manager.isDeviceMotionActive)
+    #expect(manager.pollDescriptors.isEmpty && manager.deadline == nil)
+    #expect(tree.attribute("buffer/enable") == "0")
   }
 }

@@ -3,7 +3,6 @@ import Evdev
 import EvdevCore
 import Foundation
 import IIO
-import Motion
 import SystemCalls
 
 /// Measures a live device's gyroscope bias while it is held still: the device is read for a while, every sample
@@ -38,7 +37,7 @@ public final class GyroCalibrator {
   /// Opens `devicePath`, an evdev node or an IIO sensor (`/dev/iio:deviceN`:
   /// its accelerometer with the gyroscope of its hub); fails when it has no
   /// gyroscope.
-  public init(devicePath: String, configuration: TiltConfiguration = TiltConfiguration()) throws {
+  public init(devicePath: String, configuration: DeviceMotionConfiguration = .init()) throws {
     self.devicePath = devicePath
     samples =
       IIOIMU.isIIOReference(devicePath)
