@@ -5,6 +5,8 @@ import SystemCalls
 import TiltCard
 
 /// A live motion device and the tilt card, shaped like `CMMotionManager`.
+/// (Motion alone, without a card, is the Motion library's `DeviceMotionManager`;
+/// this class is the card on the same `LiveMotionDevice`.)
 ///
 /// It opens the device (a path, or the first motion device found) with its
 /// paired button node, applies the mount matrix (the configuration's, else
