@@ -95,6 +95,9 @@ let package = Package(
       name: "CardServerTests", dependencies: ["CardServer", "TiltCard", "Attitude"],
       swiftSettings: swift6),
     .testTarget(
+      name: "MotionTests", dependencies: ["Motion", "Attitude", "EvdevCore", "SystemCalls"],
+      swiftSettings: swift6),
+    .testTarget(
       name: "TiltTests",
       dependencies: [
         "Tilt", "Motion", "EvdevCore", "Evdev", "Attitude", "TiltCard", "IIO", "SystemCalls",

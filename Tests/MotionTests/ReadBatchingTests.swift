@@ -2,8 +2,6 @@ import EvdevCore
 import Motion
 import Testing
 
-@testable import Tilt
-
 @Suite struct ReadBatchingTests {
   /// An IMU frame: 6 axes, MSC_TIMESTAMP, SYN_REPORT at `us` microseconds.
   static func frame(at us: Int64) -> Frame {

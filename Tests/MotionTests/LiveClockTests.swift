@@ -1,8 +1,6 @@
 import Motion
 import Testing
 
-@testable import Tilt
-
 /// The live loop's clock, on a wall clock the test moves.
 @Suite struct LiveClockTests {
   final class Wall {
