@@ -153,7 +153,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   let restAccelerationFrequency: Double
   /// 1 / ``FusionParameters/restFilterTimeConstant``, 1/s.
   let restRate: Double
-  let inverseShockScale2: Double
+  let shockScale2: Double
   /// Variance of the bias error that one accelerometer time constant of
   /// motion reveals, times that time constant, (rad/s)²·s.
   let motionBiasNoise2Time: Double
@@ -210,9 +210,13 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// 1 / ``FusionParameters/usageTimeConstant``, 1/s.
   let usageRate: Double
   let restDisagreementScale2: Double
-  /// The readings' distance from 1 g, g, low-passed over
-  /// ``FusionParameters/shockTimeConstant``.
-  var recentDeviation = 0.0
+  /// The readings, g, almost-inertial frame, low-passed over
+  /// ``FusionParameters/shockTimeConstant``: their recent course, from
+  /// which a knock jumps.
+  var recentAcceleration = Vector3.zero
+  /// The mean square of the readings' jumps from ``recentAcceleration``,
+  /// over the same time, g².
+  var recentJump2 = 0.0
   /// 1 / ``FusionParameters/shockTimeConstant``, 1/s.
   let shockRate: Double
   /// Whether ``FusionParameters/shockScale`` is finite: only then does a
@@ -246,7 +250,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       2.0.squareRoot()
       / min(parameters.restAccelerometerTimeConstant, parameters.accelerometerTimeConstant)
     restRate = 1 / max(parameters.restFilterTimeConstant, 1e-9)
-    inverseShockScale2 = 1 / (parameters.shockScale * parameters.shockScale)
+    shockScale2 = parameters.shockScale * parameters.shockScale
     translationFrequency = 2.0.squareRoot() / max(parameters.translationFilterTimeConstant, 1e-9)
     let tau0 = parameters.accelerometerTimeConstant
     let scaleError = parameters.gyroscopeScaleError
@@ -267,7 +271,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     memoryRate = 1 / (2 * tau0)
     restDisagreementScale2 = parameters.restDisagreementScale * parameters.restDisagreementScale
     shockRate = 1 / max(parameters.shockTimeConstant, 1e-9)
-    measuresDeviation = inverseShockScale2 > 0
+    measuresDeviation = shockScale2.isFinite
     motionBiasNoise2Time =
       parameters.motionBiasNoise * parameters.motionBiasNoise
       * parameters.accelerometerTimeConstant
@@ -363,7 +367,8 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     usageTranslation = 0
     usageRotation = 0
     recentRotation = 0
-    recentDeviation = 0
+    recentAcceleration = .zero
+    recentJump2 = 0
     restWindow = nil
     isAtRest = false
     clippedUntil = -.infinity
@@ -439,7 +444,10 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       && max(abs(acceleration.x), max(abs(acceleration.y), abs(acceleration.z))) >= clipLimit
     {
       // Clipped: this reading, the block it ends and the readings of the
-      // next hold are not evidence of gravity.
+      // next hold are not evidence of gravity. Nor is the trend of the
+      // unclipped readings that began the shake, which the low-pass's rate
+      // holds: it keeps what it knew of gravity, not where it was heading.
+      if time > clippedUntil { filteredAccelerationRate = .zero }
       clippedUntil = time + parameters.clippedHoldTime
       block = CorrectionBlock()
     }
@@ -453,14 +461,19 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
         var weight = 1.0
         // With it off (infinite) the low-pass is linear in the readings.
         if measuresDeviation {
-          let deviation = magnitude2.squareRoot() - 1
-          // A knock is a spike: far from the magnitude's recent course. A
-          // fast push or a vibration is far from 1 g too, but follows its
-          // course. Backward Euler (x/(1 + x)) instead of 1 − e^−x.
-          let spike = deviation - recentDeviation
+          // A knock is a spike: a jump from the readings' recent course
+          // beyond their recent jumps. A push follows its course, a shake
+          // or a violent translation jumps all the time. The jump is a
+          // vector, so a shake's push and pull weigh alike and its mean
+          // stays zero (the magnitude's jump is larger on the side that
+          // adds to gravity). Backward Euler (x/(1 + x)) instead of 1 − e^−x.
+          let jump = inertial - recentAcceleration
+          let jump2 = jump.lengthSquared
           let x = dt * shockRate
-          recentDeviation += x / (1 + x) * spike
-          weight = 1 / (1 + spike * spike * inverseShockScale2)
+          let step = x / (1 + x)
+          weight = 1 / (1 + jump2 / (shockScale2 + recentJump2))
+          recentAcceleration += jump * step
+          recentJump2 += step * (jump2 - recentJump2)
         }
         block.add(
           inertial, rotation2: rate2, weight: weight, interval: dt)
@@ -470,7 +483,8 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
         startSum = inertial
         startWeight = 1
         startDuration = 0
-        recentDeviation = magnitude2.squareRoot() - 1
+        recentAcceleration = inertial
+        recentJump2 = 0
         rowFiltersNeedStart = true
         _ = correctInclination()
         hasInclination = true
