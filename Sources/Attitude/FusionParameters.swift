@@ -275,6 +275,20 @@ public struct FusionParameters: Hashable, Sendable {
   /// mean of the readings since, for one ``accelerometerTimeConstant``,
   /// the bias learning nothing meanwhile).
   public var gyroscopeRange: Double = .infinity
+  /// The continuation of a saturated axis (``SaturatedTurn``) takes the
+  /// direction of the turn from the last two readings before the cut when
+  /// they are at most this many seconds apart: 0.05 s, several samples of
+  /// any motion sensor (4 ms at 250 Hz), far less than a flick's 0.3 s.
+  public var saturationDirectionStep: Double = 0.05
+  /// …and continues only while the axes below the range hold at least this
+  /// part of that direction's length: 0.01. Below it the turn is all but
+  /// wholly on the saturated axes and the rest say nothing of it.
+  public var saturationVisibleShare: Double = 0.01
+  /// Readings whose bias-corrected rate is above this part of the range go
+  /// through the continuation, which keeps the two before a cut: 0.5, so
+  /// that a flick is followed from well before it reaches the range, and
+  /// the common sample costs one comparison.
+  public var saturationOnset: Double = 0.5
   /// Seconds after a clipped reading during which the accelerometer does
   /// not correct the inclination: 1 s, one period of the slowest shake that
   /// reaches a ±2 g range by hand (at 1 Hz that is ±50 cm of travel), so

@@ -173,7 +173,8 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   var clippedUntil = -Double.infinity
   /// The turn a saturated gyroscope did not report (``SaturatedTurn``).
   var saturatedTurn: SaturatedTurn
-  /// The square of half ``saturationLimit2``'s rate: a rate above it is
+  /// The square of ``FusionParameters/saturationOnset`` of
+  /// ``saturationLimit2``'s rate: a rate above it is
   /// near the range, and goes to ``saturatedTurn``.
   var nearSaturation2 = 0.0
 
@@ -293,7 +294,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     saturationLimit = parameters.gyroscopeRange
     clipLimit2 = clipLimit * clipLimit
     saturationLimit2 = 0
-    saturatedTurn = SaturatedTurn(limit: parameters.gyroscopeRange)
+    saturatedTurn = SaturatedTurn(parameters)
     updateSaturationGate()
     updateRestGate()
   }
@@ -304,7 +305,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     let largestBias = parameters.maximumBias * 3.0.squareRoot() + biasCentre.length
     let gate = max(0, saturationLimit - largestBias)
     saturationLimit2 = gate * gate
-    nearSaturation2 = saturationLimit2 / 4
+    nearSaturation2 = saturationLimit2 * parameters.saturationOnset * parameters.saturationOnset
   }
 
   /// A fusion that starts from a stored bias estimate (see ``seedBias(_:)``).
@@ -372,7 +373,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     restWindow = nil
     isAtRest = false
     clippedUntil = -.infinity
-    saturatedTurn = SaturatedTurn(limit: saturationLimit)
+    saturatedTurn = SaturatedTurn(parameters)
   }
 
   /// Inlined into the caller, which so hands the sample's fields over in

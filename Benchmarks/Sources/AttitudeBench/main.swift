@@ -80,6 +80,9 @@ let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
   "clippedHoldTime": \.clippedHoldTime,
   "restFilterTimeConstant": \.restFilterTimeConstant,
   "maximumStep": \.maximumStep,
+  "saturationDirectionStep": \.saturationDirectionStep,
+  "saturationVisibleShare": \.saturationVisibleShare,
+  "saturationOnset": \.saturationOnset,
 ]
 func set(_ assignment: Substring, in parameters: inout FusionParameters) {
   let parts = assignment.split(separator: "=").map(String.init)
