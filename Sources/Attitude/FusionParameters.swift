@@ -139,8 +139,9 @@ public struct FusionParameters: Hashable, Sendable {
   public var translationFilterTimeConstant: Double = 1.0
 
   /// Within the low-pass, a reading that jumps by `d` g from the readings'
-  /// recent course (a vector, over ``shockTimeConstant``) weighs
-  /// `1/(1 + d²/(scale² + j²))`, `j²` the mean square of the recent jumps:
+  /// recent course (a vector: the mean of the last ``correctionInterval``)
+  /// weighs `1/(1 + d²/(scale² + j²))`, `j²` the mean square of the jumps
+  /// in that interval:
   /// a knock (a spike of a few milliseconds out of a calm course) weighs
   /// little. A push follows its course and keeps its weight; a shake or a
   /// violent translation jumps all the time, and its readings weigh alike.
@@ -148,7 +149,7 @@ public struct FusionParameters: Hashable, Sendable {
   /// its mean stays zero: weighed by the jump of the magnitude, larger on
   /// the push that adds to gravity than on the pull, a shake's mean leaned
   /// (simulated shake seed 3, 15–40 s: 0.356° against 0.317° with all
-  /// readings alike; now 0.318°). Weighing readings by their distance from
+  /// readings alike; now 0.317°). Weighing readings by their distance from
   /// 1 g itself (before that) biased the mean of a fast translation (BROAD
   /// 15: 1.013 × VQF). 2 g: a reading in a hard knock (5 g) at rest weighs
   /// 0.14, the jitter of a shaking hand (a few tenths of a g from one
@@ -158,13 +159,9 @@ public struct FusionParameters: Hashable, Sendable {
   /// one nonlinearity left in the low-pass; measured off (issue 19) it
   /// changes the simulated 4–10 g breakaway little but costs the knocks
   /// (simulated knocks at rest, seeds 1–3: 0.45/0.41/0.41° RMSE off,
-  /// 0.32/0.25/0.30° on; VQF 0.61/0.55/0.59°) and BROAD 24, tapping
-  /// (0.608° off, above VQF's 0.607°; 0.573° on).
+  /// 0.32/0.24/0.29° on; VQF 0.61/0.55/0.59°) and BROAD 24, tapping
+  /// (0.608° off, above VQF's 0.607°; 0.572° on).
   public var shockScale: Double = 2.0
-  /// Time constant, in seconds, of the recent course of the readings'
-  /// distance from 1 g: longer than a knock (≈10 ms), shorter than a
-  /// hand's motion changes (≥100 ms).
-  public var shockTimeConstant: Double = 0.05
 
   // MARK: Accelerometer only
 

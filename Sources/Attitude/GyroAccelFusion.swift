@@ -126,6 +126,8 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     var weightSum = 0.0
     /// Sum of the squared bias-corrected rotation rates, (rad/s)².
     var rotation2 = 0.0
+    /// Sum of the readings' squared jumps from the last block's mean, g².
+    var jump2 = 0.0
     var count = 0
     /// Seconds of usable readings since the last correction.
     var duration = 0.0
@@ -134,12 +136,13 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     /// sample. Only usable readings add time: a reading after a free fall
     /// does not get the weight of the fall.
     mutating func add(
-      _ inertial: Vector3, rotation2 w: Double, weight: Double,
+      _ inertial: Vector3, rotation2 w: Double, weight: Double, jump2 j: Double,
       interval dt: Double
     ) {
       inertialSum += inertial * weight
       weightSum += weight
       rotation2 += w
+      jump2 += j
       count += 1
       duration += dt
     }
@@ -211,15 +214,11 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// 1 / ``FusionParameters/usageTimeConstant``, 1/s.
   let usageRate: Double
   let restDisagreementScale2: Double
-  /// The readings, g, almost-inertial frame, low-passed over
-  /// ``FusionParameters/shockTimeConstant``: their recent course, from
-  /// which a knock jumps.
+  /// The readings' recent course, from which a knock jumps: the last
+  /// correction block's (weighted) mean, g, almost-inertial frame.
   var recentAcceleration = Vector3.zero
-  /// The mean square of the readings' jumps from ``recentAcceleration``,
-  /// over the same time, g².
+  /// The mean square of that block's readings' jumps, g².
   var recentJump2 = 0.0
-  /// 1 / ``FusionParameters/shockTimeConstant``, 1/s.
-  let shockRate: Double
   /// Whether ``FusionParameters/shockScale`` is finite: only then does a
   /// reading's distance from 1 g matter.
   let measuresDeviation: Bool
@@ -271,7 +270,6 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     usageRotation = 0
     memoryRate = 1 / (2 * tau0)
     restDisagreementScale2 = parameters.restDisagreementScale * parameters.restDisagreementScale
-    shockRate = 1 / max(parameters.shockTimeConstant, 1e-9)
     measuresDeviation = shockScale2.isFinite
     motionBiasNoise2Time =
       parameters.motionBiasNoise * parameters.motionBiasNoise
@@ -461,23 +459,19 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       if hasInclination {
         var weight = 1.0
         // With it off (infinite) the low-pass is linear in the readings.
+        var jump2 = 0.0
         if measuresDeviation {
           // A knock is a spike: a jump from the readings' recent course
           // beyond their recent jumps. A push follows its course, a shake
           // or a violent translation jumps all the time. The jump is a
           // vector, so a shake's push and pull weigh alike and its mean
           // stays zero (the magnitude's jump is larger on the side that
-          // adds to gravity). Backward Euler (x/(1 + x)) instead of 1 − e^−x.
-          let jump = inertial - recentAcceleration
-          let jump2 = jump.lengthSquared
-          let x = dt * shockRate
-          let step = x / (1 + x)
-          weight = 1 / (1 + jump2 / (shockScale2 + recentJump2))
-          recentAcceleration += jump * step
-          recentJump2 += step * (jump2 - recentJump2)
+          // adds to gravity).
+          jump2 = (inertial - recentAcceleration).lengthSquared
+          let calm = shockScale2 + recentJump2
+          weight = calm / (calm + jump2)
         }
-        block.add(
-          inertial, rotation2: rate2, weight: weight, interval: dt)
+        block.add(inertial, rotation2: rate2, weight: weight, jump2: jump2, interval: dt)
       } else {
         filteredAcceleration = inertial
         filteredAccelerationRate = .zero
@@ -506,6 +500,8 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     let inverseCount = 1 / Double(block.count)
     let dt = block.duration
     let mean = block.inertialSum / block.weightSum
+    recentAcceleration = mean
+    recentJump2 = block.jump2 * inverseCount
     // Slow linear acceleration: the mean's part across the low-passed
     // gravity, low-passed over about a second (a fast shake averages out
     // in the accelerometer low-pass anyway; a slow push does not).

@@ -168,7 +168,7 @@ import Testing
   /// same fusion with every reading weighed alike. Weighed by the jump of
   /// the readings' magnitude, which is larger on the push that adds to
   /// gravity than on the pull, the shake's mean leaned: 0.356° against
-  /// 0.317° (1.12 ×). The jump is now a vector: 0.318°.
+  /// 0.317° (1.12 ×). The jump is now a vector: 0.317°.
   @Test func knockWeightKeepsAShakesMean() {
     let recording = StressSuite.named("shake")!.recording(seed: 3)
     var linear = FusionParameters()

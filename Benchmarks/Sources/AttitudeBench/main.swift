@@ -66,7 +66,6 @@ let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
   "maximumBias": \.maximumBias,
   "shockScale": \.shockScale,
   "restDisagreementScale": \.restDisagreementScale,
-  "shockTimeConstant": \.shockTimeConstant,
   "gyroscopeScaleError": \.gyroscopeScaleError,
   "usageTimeConstant": \.usageTimeConstant,
   "restingRotationRate": \.restingRotationRate,
