@@ -67,7 +67,9 @@ let package = Package(
       name: "tilt-async-probe", dependencies: ["Tilt", "TiltCard"], path: "Tests/vm/AsyncProbe",
       swiftSettings: swift6),
     // What a test needs from the machine (tools, shared data): skip or fail, in one place.
-    .target(name: "TestTools", path: "Tests/TestTools", swiftSettings: swift6),
+    .target(
+      name: "TestTools", dependencies: ["MotionSimulator"], path: "Tests/TestTools",
+      swiftSettings: swift6),
     .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: swift6),
     .testTarget(
       name: "EvdevCoreTests", dependencies: ["EvdevCore", "TestTools"], swiftSettings: swift6),

@@ -9,7 +9,7 @@ import TiltCard
 /// (``pollDescriptors``): the loop polls it with the others, calls
 /// ``service(ready:)`` when it is readable, and sleeps no longer than
 /// ``deadline``: `MHD_get_timeout`'s answer, or sooner the deadline of a
-/// request not yet finished (``Limits/requestSeconds``). Open event streams
+/// request not yet finished (``Limits/requestTime``). Open event streams
 /// have no deadline, so at rest nothing here wakes the process.
 ///
 /// Each `/frames` stream is a ``Viewer``: it is suspended in libmicrohttpd
@@ -69,9 +69,10 @@ public final class CardServer {
     /// so that streams (which have no deadline and are never cut to make
     /// room) leave the rest for the page and its controls.
     public var streams: Int = 48
-    /// Seconds a connection has to finish a request (SPEC §6: 10), counted
-    /// from its start or the end of its previous request; then it is closed.
-    public var requestSeconds: Double = 10
+    /// The time a connection has to finish a request (SPEC §6: 10 s),
+    /// counted from its start or the end of its previous request; then it is
+    /// closed.
+    public var requestTime: Duration = .seconds(10)
     /// Events queued for one viewer before its oldest are dropped.
     public var queuedEvents: Int = 256
     /// The longest `POST` body read; a longer one is answered 400.
@@ -218,16 +219,16 @@ public final class CardServer {
     return fds
   }
 
-  /// When the server needs to run without input (monotonic seconds), or
-  /// nil: `MHD_get_timeout`, or the first deadline of an unfinished request;
-  /// nil at rest (streams have no deadline).
-  public var deadline: Double? {
+  /// When the server needs to run without input, or nil: `MHD_get_timeout`,
+  /// or the first deadline of an unfinished request; nil at rest (streams
+  /// have no deadline).
+  public var deadline: MonotonicInstant? {
     guard let daemon else { return nil }
-    if runAgain { return Self.monotonicNow() }
+    if runAgain { return .now }
     var first = connections.values.lazy.filter { !$0.cut }.compactMap(\.deadline).min()
     var milliseconds: UInt64 = 0
     if MHD_get_timeout(daemon, &milliseconds) == .YES {
-      let mhd = Self.monotonicNow() + Double(milliseconds) / 1000
+      let mhd = MonotonicInstant.now + .milliseconds(Int64(clamping: milliseconds))
       first = min(first ?? mhd, mhd)
     }
     return first
@@ -247,7 +248,7 @@ public final class CardServer {
       case .nothing: break
       }
     }
-    let now = Self.monotonicNow()
+    let now = MonotonicInstant.now
     for connection in connections.values where !connection.cut {
       if let deadline = connection.deadline, deadline <= now {
         trace("connection \(connection.serial) from \(connection.peer) cut: not finished in time")
@@ -290,7 +291,7 @@ public final class CardServer {
     let peer = PeerKey(tilt_mhd_client_address(handle)) ?? PeerKey(bytes: [])
     connections[handle] = TrackedConnection(
       handle: handle, socket: tilt_mhd_connection_fd(handle), peer: peer,
-      deadline: Self.monotonicNow() + limits.requestSeconds, serial: connectionSerial)
+      deadline: .now + limits.requestTime, serial: connectionSerial)
     openConnections = connections.count
   }
 
@@ -305,7 +306,7 @@ public final class CardServer {
   /// A request has ended: the connection, kept alive, has the same time
   /// for its next one.
   func requestEnded(_ handle: OpaquePointer) {
-    connections[handle]?.deadline = Self.monotonicNow() + limits.requestSeconds
+    connections[handle]?.deadline = .now + limits.requestTime
   }
 
   /// Sends one SPEC §4 frame line (as the jsonl sink writes it, newline or
@@ -507,8 +508,6 @@ public final class CardServer {
     return "{\"viewers\": \(viewerCount), \"visible\": \(visibleViewerCount), "
       + "\"device\": \"\(s.deviceOpen ? "open" : "closed")\", \"state\": \"\(s.state.rawValue)\"}"
   }
-
-  static func monotonicNow() -> Double { monotonicSeconds() }
 }
 
 private func hex(_ value: UInt64) -> String {

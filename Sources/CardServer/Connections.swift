@@ -13,16 +13,17 @@ final class TrackedConnection {
   let handle: OpaquePointer
   let socket: Int32
   let peer: PeerKey
-  /// When the request under way must be finished (monotonic seconds); nil
+  /// When the request under way must be finished; nil
   /// for an event stream.
-  var deadline: Double?
+  var deadline: MonotonicInstant?
   /// Shut down by the server (its deadline passed, or it made room):
   /// libmicrohttpd closes it on its next turn.
   var cut = false
   /// Order of arrival, to cut the oldest unfinished first.
   let serial: Int
 
-  init(handle: OpaquePointer, socket: Int32, peer: PeerKey, deadline: Double, serial: Int) {
+  init(handle: OpaquePointer, socket: Int32, peer: PeerKey, deadline: MonotonicInstant, serial: Int)
+  {
     self.handle = handle
     self.socket = socket
     self.peer = peer

@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 /// Every subcommand, in the order the help lists them.
 let commands: [any Command.Type] = [
@@ -100,5 +101,4 @@ if arguments.first == "help" {
 } else {
   status = run(DefaultCommand.self, arguments)
 }
-StandardOutput.flush()
-exit(status)
+ProcessEnd.exit(status)

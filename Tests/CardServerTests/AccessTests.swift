@@ -97,7 +97,7 @@ import TiltCard
   /// is not, and the loop sleeps again once only streams are left.
   @Test func unfinishedRequestsAreCutAtTheirDeadline() throws {
     var limits = CardServer.Limits()
-    limits.requestSeconds = 1
+    limits.requestTime = .seconds(1)
     let loop = try TestLoop(limits: limits)
     defer { loop.stop() }
     let port = loop.port

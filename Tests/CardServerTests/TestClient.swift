@@ -39,7 +39,7 @@ final class TestLoop: @unchecked Sendable {
       fds.append(pollfd(fd: pipeFDs[0], events: Int16(POLLIN), revents: 0))
       var timeout: Int32 = -1
       if let deadline = server.deadline {
-        timeout = Int32(max(0, (deadline - CardServer.monotonicNow()) * 1000).rounded(.up))
+        timeout = Int32(clamping: (deadline.timeLeft.nanoseconds + 999_999) / 1_000_000)
       }
       let n = poll(&fds, nfds_t(fds.count), timeout)
       if n < 0 && errno == EINTR { continue }

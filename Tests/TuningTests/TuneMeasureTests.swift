@@ -1,5 +1,6 @@
 import Attitude
 import Foundation
+import TestTools
 import Testing
 
 @testable import Tuning
@@ -8,24 +9,6 @@ import Testing
 /// Euler singularity, a low-pass's lag is its time constant, and too little
 /// rest or motion is named instead of measured.
 @Suite struct TuneMeasureTests {
-  /// SplitMix64 with a Box–Muller normal: the same noise on every run.
-  struct Noise {
-    var state: UInt64
-
-    mutating func uniform() -> Double {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      z ^= z >> 31
-      return (Double(z >> 11) + 0.5) / Double(1 << 53)
-    }
-
-    mutating func normal() -> Double {
-      (-2 * log(uniform())).squareRoot() * cos(2 * .pi * uniform())
-    }
-  }
-
   /// 200 Hz of an IMU that starts at `start` (card → world), holds still for
   /// `still` seconds, turns about its own x axis at `rate` rad/s for `turn`
   /// seconds, and holds still again for `still` seconds; with sensor noise.
@@ -33,7 +16,7 @@ import Testing
     start: Quaternion, still: Double = 3, turn: Double = 2, rate: Double = 0.5,
     accelNoise: Double = 0.003, gyroNoise: Double = 0.003, seed: UInt64 = 7
   ) -> TuneData {
-    var noise = Noise(state: seed)
+    var noise = SeededGenerator(seed: seed)
     var samples: [MotionSample] = []
     let dt = 0.005
     let total = 2 * still + turn
@@ -47,9 +30,9 @@ import Testing
         MotionSample(
           time: t,
           acceleration: up
-            + Vector3(noise.normal(), noise.normal(), noise.normal()) * accelNoise,
+            + noise.gaussianVector(accelNoise),
           rotationRate: Vector3(turning ? rate : 0, 0, 0)
-            + Vector3(noise.normal(), noise.normal(), noise.normal()) * gyroNoise))
+            + noise.gaussianVector(gyroNoise)))
       if turning { angle += rate * dt }
     }
     return TuneData(samples: samples, hasGyroscope: true)

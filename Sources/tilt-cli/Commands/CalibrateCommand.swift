@@ -39,7 +39,7 @@ enum CalibrateCommand: Command {
     }
     let path = try arguments.string("device") ?? DeviceChoice.firstGyroscopeDevice()
     let calibrator = try GyroCalibrator(devicePath: path)
-    let bar = ProgressLine(enabled: TerminalMode.isTerminal(STDERR_FILENO))
+    let bar = ProgressLine(enabled: StandardError.isTerminal)
     if !json || bar.enabled {
       StandardError.write(
         "Hold \"\(calibrator.info.name)\" still for \(format(seconds)) s…\n")

@@ -4,14 +4,12 @@ import Tilt
 import TiltCard
 
 /// The live page's server as a participant of the event loop: its
-/// descriptors, and its deadline moved onto the loop's clock.
+/// descriptors and its deadline.
 final class ServerParticipant: LoopParticipant {
   let server: CardServer
   init(_ server: CardServer) { self.server = server }
   var pollDescriptors: [Int32] { server.pollDescriptors }
-  var deadline: MonotonicInstant? {
-    server.deadline.map { MonotonicInstant(nanoseconds: Int64(($0 * 1e9).rounded(.up))) }
-  }
+  var deadline: MonotonicInstant? { server.deadline }
   func service(ready: Set<Int32>) throws { try server.service(ready: ready) }
 }
 

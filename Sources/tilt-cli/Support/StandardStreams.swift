@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 import TiltCard
 
 /// Standard error, unbuffered: one message a call.
@@ -19,6 +20,9 @@ enum StandardError {
     FileHandle.standardError.write(Data(text.utf8))
   }
 
+  /// True when standard error is a terminal (a progress line draws only there).
+  static var isTerminal: Bool { TerminalMode.isTerminal(StandardDescriptor.error) }
+
   /// `text` with its control characters escaped, line by line.
   static func escaped(_ text: String) -> String {
     guard !TerminalText.isSafe(text.replacingOccurrences(of: "\n", with: "")) else { return text }
@@ -29,10 +33,9 @@ enum StandardError {
 
 /// Standard output through the C library's buffer.
 enum StandardOutput {
-  /// `fflush(NULL)`: every output stream, standard output's buffer among them
-  /// (the C global `stdout` is mutable state Swift 6 does not let us read).
-  static func flush() { fflush(nil) }
+  /// Every output stream's buffer, standard output's among them, to the kernel.
+  static func flush() { ProcessEnd.flushStandardStreams() }
 
   /// True when standard output is a terminal.
-  static var isTerminal: Bool { TerminalMode.isTerminal(STDOUT_FILENO) }
+  static var isTerminal: Bool { TerminalMode.isTerminal(StandardDescriptor.output) }
 }

@@ -249,7 +249,7 @@ extension TuneReport {
 /// done of the total, and the seconds elapsed.
 final class ProgressBar {
   private let label: String
-  private let enabled = TerminalMode.isTerminal(STDERR_FILENO)
+  private let enabled = StandardError.isTerminal
   private let start = MonotonicInstant.now
   private var drawn = false
 
