@@ -162,6 +162,13 @@ public struct FusionParameters: Hashable, Sendable {
   /// 0.32/0.24/0.29° on; VQF 0.61/0.55/0.59°) and BROAD 24, tapping
   /// (0.608° off, above VQF's 0.607°; 0.572° on).
   public var shockScale: Double = 2.0
+  /// No longer used: the knock weight's recent course is the last
+  /// ``correctionInterval``'s mean (issue 19, fourth session). Kept so that
+  /// code written against 0.1.0 still builds.
+  @available(
+    *, deprecated, message: "no longer used: the knock weight's course is the last correction block"
+  )
+  public var shockTimeConstant: Double = 0.05
 
   // MARK: Accelerometer only
 
