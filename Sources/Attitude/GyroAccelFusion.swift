@@ -18,9 +18,11 @@ import Foundation
 ///   motion, so a turning card is corrected sooner (its gyroscope's errors
 ///   grow with the turn) and a pushed one later (the push would leak
 ///   through), within 2.7–6 s.
-/// - A reading whose distance from 1 g jumps from its recent course (a
-///   knock) weighs little in the low-pass (``FusionParameters/shockScale``);
-///   a fast push, far from 1 g but smooth, keeps its weight.
+/// - A reading that jumps from the readings' recent course (the last
+///   block's mean) far beyond their recent jumps (a knock) weighs little in
+///   the low-pass (``FusionParameters/shockScale``); a push that follows
+///   its course keeps its weight, and a shake's readings weigh alike (the
+///   jump is a vector, so its mean stays gravity).
 /// - At rest the low-pass speeds up toward
 ///   ``FusionParameters/restAccelerometerTimeConstant`` as far as the
 ///   accelerometer disagrees with the estimate beyond its noise
