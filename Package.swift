@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "Attitude", targets: ["Attitude"]),
     .library(name: "TiltCard", targets: ["TiltCard"]),
     .library(name: "IIO", targets: ["IIO"]),
+    .library(name: "Motion", targets: ["Motion"]),
     .library(name: "Tilt", targets: ["Tilt"]),
     .library(name: "CardServer", targets: ["CardServer"]),
     .library(name: "Tuning", targets: ["Tuning"]),
@@ -46,10 +47,15 @@ let package = Package(
     .target(
       name: "CardServer", dependencies: ["TiltCard", "CMicroHTTPD", "SystemCalls"],
       swiftSettings: swift6),
-    // The pipeline: a source, the motion manager, the card, the live loop.
+    // Motion without the card: sources (live, recordings), the one loop, the
+    // motion manager and its async updates. An app on it links no TiltCard.
+    .target(
+      name: "Motion", dependencies: ["Evdev", "EvdevCore", "IIO", "Attitude", "SystemCalls"],
+      swiftSettings: swift6),
+    // The card on top of Motion: the pipeline, the card's managers, the sinks.
     .target(
       name: "Tilt",
-      dependencies: ["Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls"],
+      dependencies: ["Motion", "Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls"],
       swiftSettings: swift6),
     // tune's measurement, search, report data and plot: the steadiest filter for a recording.
     .target(
@@ -64,7 +70,8 @@ let package = Package(
       swiftSettings: swift6),
     // The app side of VM scenarios 32 and 33 (Tests/vm/README.md); not a product.
     .executableTarget(
-      name: "tilt-async-probe", dependencies: ["Tilt", "TiltCard"], path: "Tests/vm/AsyncProbe",
+      name: "tilt-async-probe", dependencies: ["Motion", "Tilt", "TiltCard"],
+      path: "Tests/vm/AsyncProbe",
       swiftSettings: swift6),
     // What a test needs from the machine (tools, shared data): skip or fail, in one place.
     .target(
@@ -88,8 +95,13 @@ let package = Package(
       name: "CardServerTests", dependencies: ["CardServer", "TiltCard", "Attitude"],
       swiftSettings: swift6),
     .testTarget(
+      name: "MotionTests", dependencies: ["Motion", "Attitude", "EvdevCore", "SystemCalls"],
+      swiftSettings: swift6),
+    .testTarget(
       name: "TiltTests",
-      dependencies: ["Tilt", "EvdevCore", "Evdev", "Attitude", "TiltCard", "IIO", "SystemCalls"],
+      dependencies: [
+        "Tilt", "Motion", "EvdevCore", "Evdev", "Attitude", "TiltCard", "IIO", "SystemCalls",
+      ],
       swiftSettings: swift6),
     .testTarget(
       name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning"], exclude: ["Golden"],

@@ -1,3 +1,4 @@
+import Motion
 import TiltCard
 
 /// Where display frames go: JSON lines, a terminal view, an HTML page, an

@@ -1,4 +1,5 @@
 import Foundation
+import Motion
 import SystemCalls
 import TiltCard
 

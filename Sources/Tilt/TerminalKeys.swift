@@ -1,3 +1,4 @@
+import Motion
 import SystemCalls
 import TiltCard
 

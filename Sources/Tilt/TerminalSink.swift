@@ -1,4 +1,5 @@
 import EvdevCore
+import Motion
 import SystemCalls
 import TiltCard
 

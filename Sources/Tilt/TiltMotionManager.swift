@@ -1,9 +1,12 @@
 import Attitude
 import Evdev
+import Motion
 import SystemCalls
 import TiltCard
 
 /// A live motion device and the tilt card, shaped like `CMMotionManager`.
+/// (Motion alone, without a card, is the Motion library's `DeviceMotionManager`;
+/// this class is the card on the same `LiveMotionDevice`.)
 ///
 /// It opens the device (a path, or the first motion device found) with its
 /// paired button node, applies the mount matrix (the configuration's, else
@@ -47,42 +50,8 @@ public final class TiltMotionManager: LoopParticipant {
   /// When the device goes away, wait for a node with its name and id to come
   /// back instead of ending.
   public var waitsForReconnect: Bool
-  /// A note for the person using the device.
-  public enum Note: Hashable, Sendable, CustomStringConvertible {
-    /// The motion node went away; `waiting` when ``waitsForReconnect``.
-    case deviceWentAway(path: String, waiting: Bool)
-    /// The device came back at `path`.
-    case deviceIsBack(path: String)
-    /// udev's `ACCEL_MOUNT_MATRIX` (or an IIO driver's `mount_matrix`) could
-    /// not be read and is ignored (a system bug).
-    case ignoredUdevMountMatrix(IgnoredMountMatrix)
-    /// The fusion starts from the gyroscope bias stored for the device.
-    case startsFromStoredGyroscopeBias(StoredGyroBias)
-    /// The stored gyroscope bias could not be read or written (it is not used).
-    case storedGyroscopeBiasProblem(StoreError)
-    /// The kernel's buffer for the motion node overflowed (`SYN_DROPPED`):
-    /// samples were lost and the state was read afresh. Said once a run.
-    case eventsDropped(path: String)
-
-    public var description: String {
-      switch self {
-      case .deviceWentAway(let path, false):
-        return "\(path) went away (unplugged?); set waitsForReconnect to wait for it to come back."
-      case .deviceWentAway(let path, true):
-        return "\(path) went away; waiting for it to come back."
-      case .deviceIsBack(let path): return "\(path) is back."
-      case .ignoredUdevMountMatrix(let ignored): return ignored.description
-      case .startsFromStoredGyroscopeBias(let stored):
-        let b = stored.biasDegreesPerSecond
-        return "starting from the stored gyroscope bias (\(stored.origin.rawValue)): "
-          + "\(b.x.formatted3), \(b.y.formatted3), \(b.z.formatted3) deg/s"
-      case .storedGyroscopeBiasProblem(let error): return error.description
-      case .eventsDropped(let path):
-        return "the kernel dropped events from \(path) before they were read (the machine was "
-          + "too busy?); the card went on from the device's state"
-      }
-    }
-  }
+  /// A note for the person using the device (Motion's ``MotionNote``).
+  public typealias Note = MotionNote
 
   /// Where notes go; stderr by default, with control characters in the
   /// device's names and paths shown as escapes (``TerminalText``).
@@ -90,14 +59,14 @@ public final class TiltMotionManager: LoopParticipant {
     try? Syscall.writeAll(
       StandardDescriptor.error, Array("tilt: \(TerminalText.escaped("\(note)"))\n".utf8))
   }
-  /// True once ``Note/eventsDropped(path:)`` has been said.
-  private var saidEventsDropped = false
   /// The motion node in use (it changes when the device comes back elsewhere).
-  public private(set) var devicePath: String
-  public let deviceInfo: DeviceInfo
-  public let profile: DeviceProfile
+  public var devicePath: String { device.path }
+  public var deviceInfo: DeviceInfo { device.info }
+  public var profile: DeviceProfile { device.profile }
   /// The node with the buttons of the same device, when they are on another node.
-  public private(set) var buttonPath: String?
+  public var buttonPath: String? { device.buttonPath }
+  /// The device under the card: its nodes, clock and reading (Motion).
+  public let device: LiveMotionDevice
 
   /// Whether a button pressed while updates are stopped (by
   /// ``stopDeviceMotionUpdates()``, a command or the idle stop) starts them
@@ -118,23 +87,11 @@ public final class TiltMotionManager: LoopParticipant {
   /// The card's state: `active` or `stopped`.
   public var state: UpdateState { pipeline.session.state }
   /// Whether the motion node is open now.
-  public var isDeviceOpen: Bool { motion != nil }
+  public var isDeviceOpen: Bool { device.isMotionNodeOpen }
 
-  private var motion: LiveDevice?
-  private var buttons: LiveDevice?
-  /// True while the button node is closed because updates are stopped.
-  private var buttonsClosedForStop = false
-  private var decoder: SampleDecoder
-  private var clock = LiveClock()
-  private var vanishWatch: DeviceWatch?
-  private var pendingFrames: [Frame] = []
   private var handler: ((DeviceMotion) -> Void)?
   private var lastHandlerTime: Double?
   private var ended: Ending?
-  /// With display frames, the motion node is read once a display frame;
-  /// `readAgainAt` is when, while it is left unread (not polled).
-  private var batching: ReadBatching
-  private var readAgainAt: MonotonicInstant?
 
   /// Opens `devicePath`, or the first motion device found; frames go to `sink`.
   public convenience init(
@@ -155,59 +112,25 @@ public final class TiltMotionManager: LoopParticipant {
     makeSink: (DeviceInfo) throws -> FrameSink, waitsForReconnect: Bool = false,
     onNote: ((Note) -> Void)? = nil
   ) throws {
-    let devicePath = try devicePath ?? DeviceChoice.firstMotionDevice()
     self.configuration = configuration
     self.waitsForReconnect = waitsForReconnect
     if let onNote { self.onNote = onNote }
-    self.devicePath = devicePath
-    let device = try LiveDevice(path: devicePath)
-    // The kernel queues 64 events or so for a reader (a few milliseconds of a
-    // fast IMU): read what arrives while setting up, so none is dropped.
-    var early = try device.readFrames()
-    deviceInfo = device.info
     let note = self.onNote
-    let warn = { (ignored: IgnoredMountMatrix) in note(.ignoredUdevMountMatrix(ignored)) }
-    let udevMatrix =
-      configuration.mountMatrix != nil
-      ? nil
-      : DeviceSetup.udevMountMatrix(
-        UdevProperties.accelMountMatrix(forDevicePath: devicePath), device: devicePath, warn: warn)
-    profile = try DeviceSetup.profile(
-      for: device.info, configuration: configuration, device: devicePath, udevMatrix: udevMatrix)
-    decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
-    batching = ReadBatching(displayRateHz: configuration.displayRateHz)
-    early += try device.readFrames()
-    let nodes = DeviceScanner.scan(
-      directory: DeviceChoice.inputDirectory, known: [devicePath: device.info])
-    let paired = nodes.first { $0.path == devicePath }?.pairedButtonPath
-    buttonPath = paired
-    let pairedButtons = nodes.first { $0.path == paired }?.info
-    early += try device.readFrames()
+    device = try LiveMotionDevice(
+      path: devicePath, configuration: configuration.deviceMotion,
+      waitsForReconnect: waitsForReconnect, onNote: { note($0) })
     pipeline = TiltPipeline(
-      configuration: configuration, hasGyroscope: profile.gyroAxes != nil,
-      buttons: DeviceSetup.buttons(profile: profile, pairedButtons: pairedButtons),
-      accelerometerRange: profile.accelerometerRange, gyroscopeRange: profile.gyroscopeRange,
-      sink: try makeSink(device.info))
-    early += try device.readFrames()
+      configuration: configuration, hasGyroscope: device.profile.gyroAxes != nil,
+      buttons: device.buttons, accelerometerRange: device.profile.accelerometerRange,
+      gyroscopeRange: device.profile.gyroscopeRange, sink: try makeSink(device.info))
     // Under reduce motion a node that only reports motion stays closed.
-    if configuration.card.reduceMotion && profile.buttons.isEmpty {
-      device.close()
-    } else {
-      motion = device
-      pendingFrames = early
-    }
-    if let buttonPath { buttons = try? LiveDevice(path: buttonPath) }
-    if profile.gyroAxes != nil, let store = configuration.gyroBiasStore {
-      do throws(StoreError) {
-        if let stored = try store.load(for: deviceInfo) {
-          pipeline.manager.seedGyroscopeBias(stored.estimate)
-          self.onNote(.startsFromStoredGyroscopeBias(stored))
-        }
-      } catch {
-        self.onNote(.storedGyroscopeBiasProblem(error))
-      }
-    }
-    pipeline.currentTime = { [unowned self] in clock.handOutNow() }
+    try device.follow(
+      motionNode: !(configuration.card.reduceMotion && device.profile.buttons.isEmpty),
+      buttonNode: true)
+    pipeline.manager.seedGyroscopeBias(
+      from: configuration.gyroBiasStore, for: deviceInfo, onNote: self.onNote)
+    device.onNote = { [unowned self] in self.onNote($0) }
+    pipeline.currentTime = { [unowned self] in device.handOutNow() }
     pipeline.motionObservers.append { [unowned self] motion in deliver(motion) }
   }
 
@@ -259,30 +182,24 @@ public final class TiltMotionManager: LoopParticipant {
 
   /// The motion and button nodes, and while waiting for the device to come
   /// back, the watch on the input directory.
-  public var pollDescriptors: [Int32] {
-    var fds: [Int32] = []
-    if let fd = motion?.fileDescriptor, readAgainAt == nil { fds.append(fd) }
-    if let fd = buttons?.fileDescriptor { fds.append(fd) }
-    if let watch = vanishWatch { fds.append(watch.fileDescriptor) }
-    return fds
-  }
+  public var pollDescriptors: [Int32] { device.pollDescriptors }
 
   /// When a display frame or the idle stop is due, or the motion node is to
   /// be read again while it moves; `nil` at rest: nothing wakes the loop but
   /// the device.
   public var deadline: MonotonicInstant? {
-    if !pendingFrames.isEmpty { return .now }
     let frame = pipeline.session.nextWakeTime.map {
-      MonotonicInstant.now + .seconds(clock.wallDelay(until: $0))
+      MonotonicInstant.now + .seconds(device.wallDelay(until: $0))
     }
-    return [frame, readAgainAt].compactMap { $0 }.min()
+    return [frame, device.deadline].compactMap { $0 }.min()
   }
 
   /// Whether the motion node is read once a display frame rather than at
   /// each sample: with display frames, and no handler at every sample.
   private var readsInBatches: Bool {
-    !configuration.everySample
-      && (handler == nil || deviceMotionUpdateInterval >= batching.frameInterval)
+    let frameInterval = 1 / configuration.displayRateHz
+    return !configuration.everySample
+      && (handler == nil || deviceMotionUpdateInterval >= frameInterval)
   }
 
   /// Reads what is ready, shows the frames that are due. Throws when the
@@ -296,24 +213,14 @@ public final class TiltMotionManager: LoopParticipant {
   }
 
   private func serviceDevices(ready: Set<Int32>) throws {
-    if !pendingFrames.isEmpty {
-      try take(pendingFrames)
-      pendingFrames = []
-    }
+    device.waitsForReconnect = waitsForReconnect
+    device.batchInterval = readsInBatches ? 1 / configuration.displayRateHz : nil
     let mine = ready.intersection(pollDescriptors)
-    let batchDue = readAgainAt.map { $0 <= .now } ?? false
-    if let device = motion, mine.contains(device.fileDescriptor) || batchDue {
-      try readMotion(device)
-    }
-    if let device = buttons, mine.contains(device.fileDescriptor) {
-      try readButtons(device)
-    }
-    if let watch = vanishWatch, mine.contains(watch.fileDescriptor) {
-      try reconnect(watch)
-    }
-    if mine.isEmpty, let wake = pipeline.session.nextWakeTime, wake <= clock.now() {
+    for item in try device.read(ready: ready) { try feed(item) }
+    if device.isGone { ended = .deviceWentAway }
+    if mine.isEmpty, let wake = pipeline.session.nextWakeTime, wake <= device.now() {
       // A display frame or the idle stop is due, and the device is silent.
-      try pipeline.advance(to: clock.handOutNow())
+      try pipeline.advance(to: device.handOutNow())
     }
     try afterTurn()
   }
@@ -326,9 +233,7 @@ public final class TiltMotionManager: LoopParticipant {
   public func run(endingOn signals: Set<EventLoop.Signal> = [.interrupt, .terminate]) throws
     -> Ending
   {
-    let loop = try EventLoop(handling: signals)
-    defer { loop.end() }
-    return try run(on: loop)
+    try EventLoop.running(handling: signals) { try run(on: $0) }
   }
 
   /// Runs on `loop` (with its participants and signals) until SIGINT or
@@ -358,7 +263,7 @@ public final class TiltMotionManager: LoopParticipant {
   }
 
   private func turns(of loop: EventLoop) throws -> Ending {
-    let devices = LiveDeviceParticipant(
+    let devices = ClosureParticipant(
       descriptors: { [unowned self] in pollDescriptors },
       deadline: { [unowned self] in deadline },
       service: { [unowned self] ready in try serviceDevices(ready: ready) })
@@ -374,56 +279,6 @@ public final class TiltMotionManager: LoopParticipant {
     try followLifecycle()
   }
 
-  /// What `device` has; `nil` when it went away (it is closed then).
-  private func read(_ device: LiveDevice) throws -> [Frame]? {
-    do {
-      return try device.readFrames()
-    } catch let error {
-      guard case .vanished = error else { throw error }
-      device.close()
-      return nil
-    }
-  }
-
-  /// Reads what the motion node has.
-  private func readMotion(_ device: LiveDevice) throws {
-    if let frames = try read(device) {
-      // Left unread for a while after a batch; polled again once it is quiet.
-      readAgainAt = nil
-      if readsInBatches, !frames.isEmpty {
-        batching.learn(from: frames)
-        readAgainAt = .now + .seconds(batching.delay)
-      }
-      try take(frames)
-      if device.droppedCount > 0 && !saidEventsDropped {
-        saidEventsDropped = true
-        onNote(.eventsDropped(path: devicePath))
-      }
-      return
-    }
-    motion = nil
-    readAgainAt = nil
-    guard waitsForReconnect else {
-      onNote(.deviceWentAway(path: devicePath, waiting: false))
-      ended = .deviceWentAway
-      return
-    }
-    onNote(.deviceWentAway(path: devicePath, waiting: true))
-    vanishWatch = try DeviceWatch(directory: DeviceChoice.inputDirectory)
-  }
-
-  /// Motion frames into the pipeline. A resync frame is the device's state
-  /// after SYN_DROPPED: after an overflow it is all there is of the final
-  /// position, so it is a sample too.
-  private func take(_ frames: [Frame]) throws {
-    for frame in frames {
-      guard let sample = decoder.decode(frame) else { continue }
-      var item = sample.item
-      item.time = clock.sourceTime(forSample: item.time)
-      try feed(item)
-    }
-  }
-
   /// One step into the pipeline. Without ``buttonsStartUpdates`` a press
   /// while stopped is dropped (a batch read can hold a press after the stop).
   private func feed(_ item: SourceItem) throws {
@@ -434,20 +289,6 @@ public final class TiltMotionManager: LoopParticipant {
       if state == .stopped { item.pressedButtons = [] }
     }
     try pipeline.take(item)
-  }
-
-  private func readButtons(_ device: LiveDevice) throws {
-    guard let frames = try read(device) else {
-      buttons = nil
-      return
-    }
-    let now = clock.handOutNow()
-    for frame in frames {
-      let pressed = Buttons.pressed(in: frame, buttons: Buttons.codes(of: device.info))
-      if !pressed.isEmpty {
-        try feed(SourceItem(time: now, motion: nil, pressedButtons: pressed))
-      }
-    }
   }
 
   /// Stopped means closed: no descriptor, no wake-ups (SPEC §5). With
@@ -462,61 +303,9 @@ public final class TiltMotionManager: LoopParticipant {
     let wantButtons =
       !profile.buttons.isEmpty
       && (buttonsStartUpdates || (configuration.card.reduceMotion && state == .active))
-    let wantNode = wantMotion || wantButtons
-    if !wantNode, let device = motion {
-      device.close()
-      motion = nil
-      readAgainAt = nil
-      // What the first open read ahead belongs to that open: a reopen's
-      // decoder starts again with the reopen's own events.
-      pendingFrames = []
-    } else if wantNode, motion == nil, vanishWatch == nil, ended == nil {
-      motion = try LiveDevice(path: devicePath)
-      decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
-      clock.restartSamples()
-    }
-    followLifecycleOfButtons()
-  }
-
-  /// The paired button node: closed while stopped unless ``buttonsStartUpdates``.
-  private func followLifecycleOfButtons() {
-    let closes = state == .stopped && !buttonsStartUpdates
-    if closes, let device = buttons {
-      device.close()
-      buttons = nil
-      buttonsClosedForStop = true
-    } else if !closes, buttonsClosedForStop {
-      buttonsClosedForStop = false
-      buttons = buttonPath.flatMap { try? LiveDevice(path: $0) }
-    }
-  }
-
-  /// With reconnect: the device is back when a node with its name and id appears.
-  private func reconnect(_ watch: DeviceWatch) throws {
-    guard watch.changed() else { return }
-    let back = DeviceScanner.scan(directory: DeviceChoice.inputDirectory).first {
-      $0.info?.name == deviceInfo.name && $0.info?.id == deviceInfo.id
-    }
-    guard let back, let device = try? LiveDevice(path: back.path) else { return }
-    onNote(.deviceIsBack(path: back.path))
-    devicePath = back.path
-    motion = device
-    // The pad's other nodes came back with it, under new names.
-    buttons?.close()
-    buttonPath =
-      DeviceScanner.scan(directory: DeviceChoice.inputDirectory, known: [back.path: device.info])
-      .first { $0.path == back.path }?.pairedButtonPath
-    buttons = buttonPath.flatMap { try? LiveDevice(path: $0) }
-    buttonsClosedForStop = false
-    decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
-    clock.restartSamples()
-    vanishWatch = nil
-  }
-}
-
-extension Double {
-  fileprivate var formatted3: String {
-    let scaled = (self * 1000).rounded() / 1000
-    return "\(scaled)"
+    // The paired button node: closed while stopped unless ``buttonsStartUpdates``.
+    try device.follow(
+      motionNode: wantMotion || wantButtons,
+      buttonNode: state == .active || buttonsStartUpdates)
   }
 }

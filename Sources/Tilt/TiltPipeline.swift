@@ -1,5 +1,6 @@
 import Attitude
 import EvdevCore
+import Motion
 import TiltCard
 
 /// The chain after the source: Attitude's `MotionManager`, then the card,

@@ -1,4 +1,5 @@
 import Foundation
+import Motion
 import Tilt
 import TiltCard
 
@@ -6,7 +7,7 @@ import TiltCard
 // used as an app uses it, with what it prints flushed line by line.
 //
 //   tilt-async-probe cancel DEVICE UPDATES SECONDS
-//     iterates AsyncMotionManager(.device(path:)).updates() in a task, one
+//     iterates AsyncMotionManager(.device(path:)).updates() (Motion, no card) in a task, one
 //     `update N` line each; cancels the task after UPDATES updates or SECONDS
 //     seconds, awaits it, prints `cancelled after N updates`, then sleeps in
 //     pause() with SIGINT at the disposition the library left (the default).
@@ -14,10 +15,15 @@ import TiltCard
 //     the floor of any Swift program that used a task: awaits one, prints
 //     `idle` and pauses as `cancel` does (on Linux libdispatch's thread of the
 //     concurrency runtime wakes once a second for the life of the process).
-//   tilt-async-probe stopped DEVICE [--buttons-start-updates]
-//     a TiltMotionManager on DEVICE, stopDeviceMotionUpdates(), then its
-//     loop until SIGINT: `stopped, motion node closed`, then `update N` for
-//     each motion and `state S` when the card's state changes.
+//   tilt-async-probe stopped DEVICE
+//     Motion's DeviceMotionManager on DEVICE: started, stopped, then its loop
+//     until SIGINT: `stopped, motion node closed`, then `update N` for each
+//     new motion and `state active` if the updates start again (looked at
+//     four times a second).
+//   tilt-async-probe stopped DEVICE --buttons-start-updates
+//     the card's TiltMotionManager with that policy, stopDeviceMotionUpdates(),
+//     then its loop until SIGINT: the same lines, `state S` when the card's
+//     state changes.
 //
 // A test tool, not part of the library: it calls libc (pause) itself.
 #if canImport(Glibc)
@@ -69,7 +75,44 @@ func cancel(device: String, limit: Int, seconds: Double) async {
   say("cancelled after \(count) updates")
 }
 
-/// Stops a manager's updates at once and runs its loop, saying what happens.
+/// Looks at a stopped motion manager four times a second: says a new
+/// motion and a start, which nothing but the app should make.
+final class StoppedWatch: LoopParticipant {
+  let manager: DeviceMotionManager
+  var updates = 0
+  var lastTime: Double?
+  var active = false
+  init(_ manager: DeviceMotionManager) {
+    self.manager = manager
+    lastTime = manager.deviceMotion?.timestamp
+  }
+  var pollDescriptors: [Int32] { [] }
+  var deadline: MonotonicInstant? { .now + .milliseconds(250) }
+  func service(ready: Set<Int32>) throws {
+    if let t = manager.deviceMotion?.timestamp, t != lastTime {
+      lastTime = t
+      updates += 1
+      say("update \(updates) t=\(t)")
+    }
+    if manager.isDeviceMotionActive != active {
+      active = manager.isDeviceMotionActive
+      say("state \(active ? "active" : "stopped")")
+    }
+  }
+}
+
+/// Motion alone: started, stopped at once, its loop run; says what happens.
+func stoppedMotion(device: String) throws {
+  let manager = DeviceMotionManager(.device(path: device))
+  try manager.startDeviceMotionUpdates()
+  try manager.stopDeviceMotionUpdates()
+  say("stopped, motion node \(manager.isDeviceOpen ? "open" : "closed")")
+  manager.participants.append(StoppedWatch(manager))
+  try manager.run()
+  say("ended")
+}
+
+/// Stops a card manager's updates at once and runs its loop, saying what happens.
 func stopped(device: String, buttonsStartUpdates: Bool) throws {
   let manager = try TiltMotionManager(devicePath: device)
   manager.buttonsStartUpdates = buttonsStartUpdates
@@ -106,7 +149,11 @@ do {
     while true { pause() }
   case ("stopped", 2), ("stopped", 3):
     if arguments.count == 3 && arguments[2] != "--buttons-start-updates" { usage() }
-    try stopped(device: arguments[1], buttonsStartUpdates: arguments.count == 3)
+    if arguments.count == 3 {
+      try stopped(device: arguments[1], buttonsStartUpdates: true)
+    } else {
+      try stoppedMotion(device: arguments[1])
+    }
   default:
     usage()
   }

@@ -1,7 +1,7 @@
 // Live pitch and roll from the first motion device (or `AsyncTilt /dev/input/eventN`),
 // ten times a second, until Ctrl-C. Cancelling the task that iterates closes the device.
 import Foundation
-import Tilt
+import Motion
 
 var manager = AsyncMotionManager(.device(path: CommandLine.arguments.dropFirst().first))
 manager.deviceMotionUpdateInterval = 0.1  // seconds of sample time

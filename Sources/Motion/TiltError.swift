@@ -107,7 +107,7 @@ public enum TiltError: Error, Hashable, Sendable, CustomStringConvertible {
     "\(path): the gyroscope read a steady "
       + [rate.x, rate.y, rate.z].map { String(format: "%.3f", $0) }.joined(separator: ", ")
       + " deg/s, more than a gyroscope's bias can be ("
-      + String(format: "%.0f", GyroCalibrator.maximumBiasDegreesPerSecond)
+      + String(format: "%.0f", GyroBiasCalibration.maximumBias * 180 / .pi)
       + " deg/s on an axis): the device was turning"
   }
 }

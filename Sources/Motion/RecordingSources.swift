@@ -7,7 +7,7 @@ import Foundation
 /// bundled demo, generated in memory.
 public enum RecordingSource {
   /// Opens `path`, telling an evemu recording from a CSV log by its first bytes.
-  public static func open(path: String, configuration: TiltConfiguration) throws
+  public static func open(path: String, configuration: DeviceMotionConfiguration) throws
     -> any MotionSource
   {
     if looksLikeCSV(path) {
@@ -35,7 +35,7 @@ public struct EvemuMotionSource: MotionSource {
   public let profile: DeviceProfile
   private var decoder: SampleDecoder
 
-  public init(reader: EvemuReader, configuration: TiltConfiguration) throws {
+  public init(reader: EvemuReader, configuration: DeviceMotionConfiguration) throws {
     self.reader = reader
     profile = try DeviceSetup.profile(
       for: reader.info, configuration: configuration, device: reader.path,
@@ -64,7 +64,7 @@ public struct DemoMotionSource: MotionSource, Sendable {
   private var decoder: SampleDecoder
   private var frames: IndexingIterator<[Frame]>
 
-  public init(configuration: TiltConfiguration) throws {
+  public init(configuration: DeviceMotionConfiguration) throws {
     profile = try DeviceSetup.profile(
       for: DemoRecording.info, configuration: configuration, device: "demo recording")
     decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)

@@ -15,12 +15,12 @@ import SystemCalls
 /// first sample is never placed before a time already handed out (a key, a
 /// timer frame of a flip while the device was silent): the card's clock
 /// would otherwise stand still until the samples caught up.
-struct LiveClock {
+package struct LiveClock {
   /// How far timer wake-ups stay behind the latest sample's time plus the
   /// wall time since it arrived, so that a sample still on its way is not
   /// overtaken by a display frame (the session counts a late sample at the
   /// time it has already shown).
-  static let margin = 0.02
+  package static let margin = 0.02
 
   /// Monotonic seconds; a test gives its own.
   private let wall: () -> Double
@@ -36,20 +36,20 @@ struct LiveClock {
   /// Nothing has been timed yet: the wall clock has not started.
   private var started = false
 
-  init(wall: @escaping () -> Double = monotonicSeconds) {
+  package init(wall: @escaping () -> Double = monotonicSeconds) {
     self.wall = wall
     latestWall = wall()
   }
 
   /// The pipeline time now, to judge what is due.
-  func now() -> Double {
+  package func now() -> Double {
     guard started else { return latest }
     return max(latest, latest + (wall() - latestWall) - LiveClock.margin)
   }
 
   /// The pipeline time now, given to the pipeline (a command, a button of
   /// another node, a timer frame): no sample is placed before it.
-  mutating func handOutNow() -> Double {
+  package mutating func handOutNow() -> Double {
     if !started {
       started = true
       latestWall = wall()
@@ -61,7 +61,7 @@ struct LiveClock {
 
   /// The pipeline time of a sample the decoder timed `t` since the open's
   /// first sample.
-  mutating func sourceTime(forSample t: Double) -> Double {
+  package mutating func sourceTime(forSample t: Double) -> Double {
     if anchorNextSample {
       anchorNextSample = false
       base = max(base, max(latest, handedOut) - t)
@@ -74,11 +74,11 @@ struct LiveClock {
 
   /// A new open of the device (a start, a reconnect): its decoder counts
   /// from zero again, and its samples continue from now.
-  mutating func restartSamples() {
+  package mutating func restartSamples() {
     anchorNextSample = true
     handedOut = max(handedOut, now())
   }
 
   /// Seconds of wall time until pipeline time `t`.
-  func wallDelay(until t: Double) -> Double { max(0, t - now()) }
+  package func wallDelay(until t: Double) -> Double { max(0, t - now()) }
 }

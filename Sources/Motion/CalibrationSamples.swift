@@ -26,7 +26,7 @@ final class EvdevCalibrationSamples: CalibrationSamples {
   private let device: LiveDevice
   private var decoder: SampleDecoder
 
-  init(devicePath: String, configuration: TiltConfiguration) throws {
+  init(devicePath: String, configuration: DeviceMotionConfiguration) throws {
     device = try LiveDevice(path: devicePath)
     info = device.info
     let profile = try DeviceSetup.profile(
@@ -49,35 +49,33 @@ final class EvdevCalibrationSamples: CalibrationSamples {
   func close() { device.close() }
 }
 
-/// An IIO IMU (accelerometer and the gyroscope of its hub), read through
-/// ``IIOMotionManager``: the samples `live` takes, with the same mount
-/// matrix, sign rule and timing, and the bias store's key for it.
+/// An IIO IMU (accelerometer and the gyroscope of its hub), read as `live`
+/// reads it (``IIOMotionDevice``): the same mount matrix, sign rule and
+/// timing, and the bias store's key for it.
 final class IIOCalibrationSamples: CalibrationSamples {
   let info: DeviceInfo
-  private let manager: IIOMotionManager
-  private var arrived: [MotionSample] = []
+  private let device: IIOMotionDevice
 
-  init(reference: String, configuration: TiltConfiguration) throws {
+  init(reference: String, configuration: DeviceMotionConfiguration) throws {
     let imu = try IIOUsability.imu(reference)
     guard imu.gyroscope != nil else {
       throw TiltError.noGyroscope(path: reference, name: imu.accelerometer.name)
     }
-    var configuration = configuration
-    configuration.gyroBiasStore = nil  // measured afresh, not started from the stored value
-    manager = try IIOMotionManager(
-      imu: imu, configuration: configuration, makeSink: { _ in FrameHandlerSink { _ in } })
-    info = manager.deviceInfo
-    manager.sampleObservers.append { [unowned self] in arrived.append($0) }
+    // Measured afresh: the stored bias is not read.
+    device = IIOMotionDevice(
+      imu: imu, configuration: configuration, onNote: MotionNote.toStandardError)
+    try device.follow(open: true)
+    info = device.info
   }
 
-  var pollDescriptors: [Int32] { manager.pollDescriptors }
-  var deadline: MonotonicInstant? { manager.deadline }
+  var pollDescriptors: [Int32] { device.pollDescriptors }
+  var deadline: MonotonicInstant? { device.deadline }
 
   func read(ready: Set<Int32>) throws -> [MotionSample] {
-    try manager.service(ready: ready)
-    defer { arrived.removeAll(keepingCapacity: true) }
-    return arrived
+    let items = try device.read(ready: ready)
+    if device.isGone { throw TiltError.deviceGone(path: device.path) }
+    return items.compactMap(\.motion)
   }
 
-  func close() { try? manager.stopDeviceMotionUpdates() }
+  func close() { device.finish() }
 }

@@ -1,8 +1,8 @@
 import Attitude
 import EvdevCore
 import Foundation
+import Motion
 import Testing
-import Tilt
 
 /// The per-device store of gyroscope biases that `calibrate` writes and
 /// `live` starts from.

@@ -1,6 +1,6 @@
 /// A mount matrix the system gives for a device that does not parse, and is
 /// left out (the device's own axes are used): a bug of the system's, not the
-/// user's. Said once, as a note; the configuration's ``TiltConfiguration/mountMatrix``
+/// user's. Said once, as a note; the configuration's ``DeviceMotionConfiguration/mountMatrix``
 /// sets the axes instead.
 public struct IgnoredMountMatrix: Hashable, Sendable, CustomStringConvertible {
   /// Where the matrix came from.

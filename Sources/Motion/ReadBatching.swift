@@ -11,24 +11,24 @@ import EvdevCore
 /// take at its rate, and at most ``maximumDelay``, which stays under
 /// ``LiveClock/margin`` so that a timer frame never overtakes a sample still
 /// in the queue.
-struct ReadBatching {
+package struct ReadBatching {
   /// The events the kernel surely queues for a reader.
-  static let kernelQueueEvents = 64.0
+  package static let kernelQueueEvents = 64.0
   /// The longest a node is left unread, seconds.
-  static let maximumDelay = LiveClock.margin * 0.9
+  package static let maximumDelay = LiveClock.margin * 0.9
 
   /// Seconds between display frames.
-  let frameInterval: Double
+  package let frameInterval: Double
   /// The device's sample interval (kernel time), once measured.
-  private(set) var sampleInterval: Double?
+  package private(set) var sampleInterval: Double?
   /// The most events a frame of the device has had; an IMU's until one
   /// is read with more.
-  private(set) var eventsPerFrame = 8
+  package private(set) var eventsPerFrame = 8
 
-  init(displayRateHz: Double) { frameInterval = 1 / displayRateHz }
+  package init(displayRateHz: Double) { frameInterval = 1 / displayRateHz }
 
   /// Learns the device's rate and frame size from a batch read.
-  mutating func learn(from frames: [Frame]) {
+  package mutating func learn(from frames: [Frame]) {
     eventsPerFrame = max(eventsPerFrame, frames.map(\.events.count).max() ?? 1)
     let times = frames.compactMap { $0.time?.totalMicroseconds }
     guard times.count >= 2, let first = times.first, let last = times.last, last > first else {
@@ -41,7 +41,7 @@ struct ReadBatching {
   /// How long to leave the node unread after a batch, seconds: a display
   /// frame, or less where the kernel's queue would fill sooner (a device
   /// whose rate is not known yet is taken to send 1000 frames a second).
-  var delay: Double {
+  package var delay: Double {
     let framesQueued = Self.kernelQueueEvents / Double(eventsPerFrame)
     let fill = framesQueued * (sampleInterval ?? 0.001)
     return min(frameInterval, Self.maximumDelay, fill / 2)

@@ -2,10 +2,10 @@ import SystemCalls
 
 /// Wakes the live loop when nodes appear in the input directory (inotify), so
 /// waiting for a device to come back costs no polling.
-final class DeviceWatch {
-  let fileDescriptor: Int32
+package final class DeviceWatch {
+  package let fileDescriptor: Int32
 
-  init(directory: String) throws {
+  package init(directory: String) throws {
     do {
       fileDescriptor = try Syscall.watchDirectory(directory)
     } catch {
@@ -14,7 +14,7 @@ final class DeviceWatch {
   }
 
   /// Drains the notifications; true when there were any.
-  func changed() -> Bool {
+  package func changed() -> Bool {
     var any = false
     while !Syscall.readAvailable(fileDescriptor, limit: 4096).isEmpty { any = true }
     return any

@@ -1,7 +1,6 @@
 import EvdevCore
+import Motion
 import Testing
-
-@testable import Tilt
 
 @Suite struct ReadBatchingTests {
   /// An IMU frame: 6 axes, MSC_TIMESTAMP, SYN_REPORT at `us` microseconds.

@@ -1,6 +1,5 @@
+import Motion
 import Testing
-
-@testable import Tilt
 
 /// The live loop's clock, on a wall clock the test moves.
 @Suite struct LiveClockTests {

@@ -1,17 +1,29 @@
-/// Updates from an ``AsyncMotionManager``: ``AsyncMotionManager/updates(buffering:)``
-/// (device motion) or ``AsyncMotionManager/frames(buffering:)`` (card frames).
+/// Updates as an `AsyncSequence`: ``AsyncMotionManager/updates(buffering:)``
+/// (device motion), or the card's frames in the Tilt library.
 ///
-/// Each iterator opens the source and starts a loop thread of its own; see
-/// ``AsyncMotionManager`` for when it ends and what cancellation does.
+/// Each iterator starts a loop thread of its own, which opens the source;
+/// see ``AsyncMotionManager`` for when it ends and what cancellation does.
 public struct MotionUpdateSequence<Element: Sendable>: AsyncSequence, Sendable {
-  let manager: AsyncMotionManager
   let buffering: UpdateBuffering
-  /// Where the loop sends what this sequence carries.
-  let taps: @Sendable (UpdateChannel<Element>) -> UpdateTaps
+  /// The loop, on its thread: it sends each update and ends when the
+  /// source ends or `stop` says the consumer has gone.
+  let loop:
+    @Sendable (_ send: @escaping @Sendable (Element) -> Void, _ stop: UpdateStop) throws -> Void
+
+  /// A sequence whose iterators run `loop` on a thread of their own.
+  package init(
+    buffering: UpdateBuffering,
+    loop:
+      @escaping @Sendable (_ send: @escaping @Sendable (Element) -> Void, _ stop: UpdateStop)
+      throws -> Void
+  ) {
+    self.buffering = buffering
+    self.loop = loop
+  }
 
   public func makeAsyncIterator() -> Iterator {
     let (channel, stream) = UpdateChannel<Element>.make(buffering: buffering)
-    UpdateLoop.start(manager: manager, taps: taps(channel), channel: channel)
+    UpdateThread.start(channel: channel, loop: loop)
     return Iterator(channel: channel, updates: stream.makeAsyncIterator())
   }
 

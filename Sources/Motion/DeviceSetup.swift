@@ -7,7 +7,7 @@ public enum DeviceSetup {
   /// when the device (`isRecording`: the device of a recording) can't drive the card.
   /// `udevMatrix` is used when the configuration sets no mount matrix.
   public static func profile(
-    for info: DeviceInfo, configuration: TiltConfiguration, device: String,
+    for info: DeviceInfo, configuration: DeviceMotionConfiguration, device: String,
     udevMatrix: MountMatrix? = nil, isRecording: Bool = false
   ) throws(TiltError) -> DeviceProfile {
     let profile = DeviceProfile.classify(

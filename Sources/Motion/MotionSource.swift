@@ -34,7 +34,7 @@ public struct SourceItem: Sendable {
 public protocol MotionSource {
   var hasGyroscope: Bool { get }
   /// The key codes (`EV_KEY`) of the source's device, which choose its flip
-  /// button (``TiltPipeline/init(configuration:hasGyroscope:buttons:accelerometerRange:gyroscopeRange:sink:)``);
+  /// button (a card pipeline's);
   /// `nil` when not known.
   var buttons: Set<UInt16>? { get }
   /// The largest magnitude, in g, that an axis of the source's accelerometer

@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
+import Motion
 import Synchronization
 import Testing
-import Tilt
 
 /// SIGUSR1s that reached the handler the test installed before the loop; an
 /// atomic, since the handler runs on whichever thread the signal lands.

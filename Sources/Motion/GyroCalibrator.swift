@@ -37,7 +37,7 @@ public final class GyroCalibrator {
   /// Opens `devicePath`, an evdev node or an IIO sensor (`/dev/iio:deviceN`:
   /// its accelerometer with the gyroscope of its hub); fails when it has no
   /// gyroscope.
-  public init(devicePath: String, configuration: TiltConfiguration = TiltConfiguration()) throws {
+  public init(devicePath: String, configuration: DeviceMotionConfiguration = .init()) throws {
     self.devicePath = devicePath
     samples =
       IIOIMU.isIIOReference(devicePath)

@@ -6,11 +6,11 @@ import SystemCalls
 /// the buffering, cancellation, and the loop's end. The stream of updates
 /// itself is the iterator's alone: when the iterator is dropped (`break`),
 /// the stream ends, which cancels the loop.
-final class UpdateChannel<Element: Sendable>: Sendable {
+package final class UpdateChannel<Element: Sendable>: Sendable {
   private let continuation: AsyncThrowingStream<Element, any Error>.Continuation
   /// Wakes the loop from its `poll()` when the consumer goes away, or why
   /// there is no such pipe (the loop ends with that error at its start).
-  let wake: Result<WakePipe, any Error>
+  package let wake: Result<WakePipe, any Error>
   /// With ``UpdateBuffering/waitsForConsumer(_:)``: one permit per update
   /// the stream may hold.
   private let permits: DispatchSemaphore?
@@ -23,7 +23,7 @@ final class UpdateChannel<Element: Sendable>: Sendable {
   }
 
   /// A channel and the stream it feeds.
-  static func make(buffering: UpdateBuffering) -> (
+  package static func make(buffering: UpdateBuffering) -> (
     UpdateChannel, AsyncThrowingStream<Element, any Error>
   ) {
     let policy: AsyncThrowingStream<Element, any Error>.Continuation.BufferingPolicy
@@ -51,13 +51,13 @@ final class UpdateChannel<Element: Sendable>: Sendable {
   }
 
   /// True once the consumer has gone (cancelled, or the iterator dropped).
-  var isCancelled: Bool { state.withLock { $0.cancelled } }
+  package var isCancelled: Bool { state.withLock { $0.cancelled } }
 
   /// On the loop's thread: hands `element` to the consumer, first waiting
   /// for room with ``UpdateBuffering/waitsForConsumer(_:)``. False once the
   /// consumer has gone.
   @discardableResult
-  func send(_ element: Element) -> Bool {
+  package func send(_ element: Element) -> Bool {
     if isCancelled { return false }
     permits?.wait()
     if isCancelled { return false }
@@ -66,10 +66,10 @@ final class UpdateChannel<Element: Sendable>: Sendable {
   }
 
   /// On the consumer's side: an update was taken, so there is room for one more.
-  func taken() { permits?.signal() }
+  package func taken() { permits?.signal() }
 
   /// On the loop's thread, once the source is closed: the end, or the error.
-  func finish(throwing error: (any Error)?) {
+  package func finish(throwing error: (any Error)?) {
     continuation.finish(throwing: error)
     let waiting = state.withLock { state in
       state.ended = true
@@ -80,7 +80,7 @@ final class UpdateChannel<Element: Sendable>: Sendable {
   }
 
   /// Returns once the loop has ended and closed its source.
-  func loopEnded() async {
+  package func loopEnded() async {
     await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
       let now = state.withLock { state in
         if state.ended { return true }

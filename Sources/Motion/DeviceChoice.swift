@@ -8,6 +8,11 @@ public struct DeviceListing: Sendable {
     public var device: DiscoveredDevice
     /// `nil` when the node could not be read.
     public var profile: DeviceProfile?
+
+    package init(device: DiscoveredDevice, profile: DeviceProfile?) {
+      self.device = device
+      self.profile = profile
+    }
   }
 
   public var entries: [Entry]
@@ -15,6 +20,12 @@ public struct DeviceListing: Sendable {
   public var directory: String
   /// The IIO accelerometers and gyroscopes (``IIOScanner/sysfsDirectory``).
   public var iioDevices: [IIODevice] = []
+
+  package init(entries: [Entry], directory: String, iioDevices: [IIODevice] = []) {
+    self.entries = entries
+    self.directory = directory
+    self.iioDevices = iioDevices
+  }
 
   /// The event nodes of ``DeviceChoice/inputDirectory``, classified.
   public static func scan() -> DeviceListing {

@@ -1,0 +1,2 @@
+// The card stands on Motion: an app that imports Tilt sees both.
+@_exported import Motion
