@@ -1,9 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Targets converted to Swift 6 (complete strict concurrency checking) take this (issue 23).
-let swift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
-
+// Every target builds in Swift 6 language mode (complete strict concurrency
+// checking), the default of tools version 6.0.
 let package = Package(
   name: "tilt",
   products: [
@@ -26,18 +25,18 @@ let package = Package(
       providers: [.apt(["libevdev-dev"])]
     ),
     // The one way to the kernel: every target's system calls go through it.
-    .target(name: "SystemCalls", swiftSettings: swift6),
+    .target(name: "SystemCalls"),
     // Events, devices and recordings without libevdev.
-    .target(name: "EvdevCore", dependencies: ["SystemCalls"], swiftSettings: swift6),
+    .target(name: "EvdevCore", dependencies: ["SystemCalls"]),
     // Live devices, through libevdev.
     .target(
-      name: "Evdev", dependencies: ["CEvdev", "EvdevCore", "SystemCalls"], swiftSettings: swift6),
+      name: "Evdev", dependencies: ["CEvdev", "EvdevCore", "SystemCalls"]),
     // Live IIO sensors (sysfs and /dev/iio:deviceN), without libevdev.
-    .target(name: "IIO", dependencies: ["EvdevCore", "SystemCalls"], swiftSettings: swift6),
-    .target(name: "Attitude", swiftSettings: swift6),
-    .target(name: "TiltCard", dependencies: ["Attitude", "SystemCalls"], swiftSettings: swift6),
+    .target(name: "IIO", dependencies: ["EvdevCore", "SystemCalls"]),
+    .target(name: "Attitude"),
+    .target(name: "TiltCard", dependencies: ["Attitude", "SystemCalls"]),
     // Rigid-body motion turned into a device's readings, for tests and benchmarks.
-    .target(name: "MotionSimulator", dependencies: ["Attitude"], swiftSettings: swift6),
+    .target(name: "MotionSimulator", dependencies: ["Attitude"]),
     // The live page's HTTP server (SPEC §6), through libmicrohttpd.
     .systemLibrary(
       name: "CMicroHTTPD",
@@ -45,70 +44,54 @@ let package = Package(
       providers: [.apt(["libmicrohttpd-dev"])]
     ),
     .target(
-      name: "CardServer", dependencies: ["TiltCard", "CMicroHTTPD", "SystemCalls"],
-      swiftSettings: swift6),
+      name: "CardServer", dependencies: ["TiltCard", "CMicroHTTPD", "SystemCalls"]),
     // Motion without the card: sources (live, recordings), the one loop, the
     // motion manager and its async updates. An app on it links no TiltCard.
     .target(
-      name: "Motion", dependencies: ["Evdev", "EvdevCore", "IIO", "Attitude", "SystemCalls"],
-      swiftSettings: swift6),
+      name: "Motion", dependencies: ["Evdev", "EvdevCore", "IIO", "Attitude", "SystemCalls"]),
     // The card on top of Motion: the pipeline, the card's managers, the sinks.
     .target(
       name: "Tilt",
-      dependencies: ["Motion", "Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls"],
-      swiftSettings: swift6),
+      dependencies: ["Motion", "Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls"]),
     // tune's measurement, search, report data and plot: the steadiest filter for a recording.
     .target(
-      name: "Tuning", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard"],
-      swiftSettings: swift6),
+      name: "Tuning", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard"]),
     .executableTarget(
       name: "tilt-cli",
       dependencies: [
         "Tilt", "Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls", "CardServer",
         "Tuning",
-      ],
-      swiftSettings: swift6),
+      ]),
     // The app side of VM scenarios 32 and 33 (Tests/vm/README.md); not a product.
     .executableTarget(
       name: "tilt-async-probe", dependencies: ["Motion", "Tilt", "TiltCard"],
-      path: "Tests/vm/AsyncProbe",
-      swiftSettings: swift6),
+      path: "Tests/vm/AsyncProbe"),
     // What a test needs from the machine (tools, shared data): skip or fail, in one place.
     .target(
-      name: "TestTools", dependencies: ["MotionSimulator"], path: "Tests/TestTools",
-      swiftSettings: swift6),
-    .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: swift6),
+      name: "TestTools", dependencies: ["MotionSimulator"], path: "Tests/TestTools"),
+    .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
     .testTarget(
-      name: "EvdevCoreTests", dependencies: ["EvdevCore", "TestTools"], swiftSettings: swift6),
+      name: "EvdevCoreTests", dependencies: ["EvdevCore", "TestTools"]),
     .testTarget(
       name: "EvdevTests",
-      dependencies: ["Evdev", "EvdevCore", "CEvdev", "SystemCalls", "TestTools"],
-      swiftSettings: swift6),
-    .testTarget(name: "IIOTests", dependencies: ["IIO", "EvdevCore"], swiftSettings: swift6),
+      dependencies: ["Evdev", "EvdevCore", "CEvdev", "SystemCalls", "TestTools"]),
+    .testTarget(name: "IIOTests", dependencies: ["IIO", "EvdevCore"]),
     .testTarget(
-      name: "AttitudeTests", dependencies: ["Attitude", "MotionSimulator", "TestTools"],
-      swiftSettings: swift6),
+      name: "AttitudeTests", dependencies: ["Attitude", "MotionSimulator", "TestTools"]),
     .testTarget(
-      name: "TiltCardTests", dependencies: ["TiltCard", "Attitude", "TestTools"],
-      swiftSettings: swift6),
+      name: "TiltCardTests", dependencies: ["TiltCard", "Attitude", "TestTools"]),
     .testTarget(
-      name: "CardServerTests", dependencies: ["CardServer", "TiltCard", "Attitude"],
-      swiftSettings: swift6),
+      name: "CardServerTests", dependencies: ["CardServer", "TiltCard", "Attitude"]),
     .testTarget(
-      name: "MotionTests", dependencies: ["Motion", "Attitude", "EvdevCore", "SystemCalls"],
-      swiftSettings: swift6),
+      name: "MotionTests", dependencies: ["Motion", "Attitude", "EvdevCore", "SystemCalls"]),
     .testTarget(
       name: "TiltTests",
       dependencies: [
         "Tilt", "Motion", "EvdevCore", "Evdev", "Attitude", "TiltCard", "IIO", "SystemCalls",
-      ],
-      swiftSettings: swift6),
+      ]),
     .testTarget(
-      name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning"], exclude: ["Golden"],
-      swiftSettings: swift6),
+      name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning"], exclude: ["Golden"]),
     .testTarget(
-      name: "TuningTests", dependencies: ["Tuning", "Attitude", "TestTools", "MotionSimulator"],
-      swiftSettings: swift6),
-  ],
-  swiftLanguageModes: [.v5]
+      name: "TuningTests", dependencies: ["Tuning", "Attitude", "TestTools", "MotionSimulator"]),
+  ]
 )
