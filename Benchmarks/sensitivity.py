@@ -18,9 +18,9 @@ import argparse
 import json
 import os
 import subprocess
-import tempfile
 
 from compare_with_vqf import run_vqf
+from cross_validate import run_grid
 
 # The accelerometer-only estimator's constants; every other one is the fusion's.
 ACCEL_ONLY = {
@@ -60,19 +60,6 @@ def references(bench, trials, cache):
             with open(cache, "w") as f:
                 json.dump(known, f)
     return known
-
-
-def grid(bench, lines, trials, only):
-    with tempfile.NamedTemporaryFile("w", suffix=".txt") as f:
-        f.write("\n".join(lines) + "\n")
-        f.flush()
-        out = subprocess.run(
-            [bench, "--grid", f.name, "--only", only, *trials],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
-    return [json.loads(line) for line in out.splitlines()]
 
 
 def fusion_ratio(row, ref):
@@ -132,7 +119,7 @@ def main():
     ):
         lines = sets(estimator)
         if len(lines) > 1 and trials and (a.estimator in (None, estimator)):
-            results[estimator] = summarise(grid(a.bench, lines, trials, estimator), refs, ratio)
+            results[estimator] = summarise(run_grid(a.bench, lines, trials, estimator), refs, ratio)
 
     print(
         f"{len(a.trials)} trials. Fusion: worst over the trials of max(RMSE / VQF's, worst 10 s "

@@ -18,9 +18,11 @@ import Foundation
 ///   motion, so a turning card is corrected sooner (its gyroscope's errors
 ///   grow with the turn) and a pushed one later (the push would leak
 ///   through), within 2.7–6 s.
-/// - A reading whose distance from 1 g jumps from its recent course (a
-///   knock) weighs little in the low-pass (``FusionParameters/shockScale``);
-///   a fast push, far from 1 g but smooth, keeps its weight.
+/// - A reading that jumps from the readings' recent course (the last
+///   block's mean) far beyond their recent jumps (a knock) weighs little in
+///   the low-pass (``FusionParameters/shockScale``); a push that follows
+///   its course keeps its weight, and a shake's readings weigh alike (the
+///   jump is a vector, so its mean stays gravity).
 /// - At rest the low-pass speeds up toward
 ///   ``FusionParameters/restAccelerometerTimeConstant`` as far as the
 ///   accelerometer disagrees with the estimate beyond its noise
@@ -126,6 +128,8 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     var weightSum = 0.0
     /// Sum of the squared bias-corrected rotation rates, (rad/s)².
     var rotation2 = 0.0
+    /// Sum of the readings' squared jumps from the last block's mean, g².
+    var jump2 = 0.0
     var count = 0
     /// Seconds of usable readings since the last correction.
     var duration = 0.0
@@ -134,12 +138,13 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     /// sample. Only usable readings add time: a reading after a free fall
     /// does not get the weight of the fall.
     mutating func add(
-      _ inertial: Vector3, rotation2 w: Double, weight: Double,
+      _ inertial: Vector3, rotation2 w: Double, weight: Double, jump2 j: Double,
       interval dt: Double
     ) {
       inertialSum += inertial * weight
       weightSum += weight
       rotation2 += w
+      jump2 += j
       count += 1
       duration += dt
     }
@@ -153,7 +158,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   let restAccelerationFrequency: Double
   /// 1 / ``FusionParameters/restFilterTimeConstant``, 1/s.
   let restRate: Double
-  let inverseShockScale2: Double
+  let shockScale2: Double
   /// Variance of the bias error that one accelerometer time constant of
   /// motion reveals, times that time constant, (rad/s)²·s.
   let motionBiasNoise2Time: Double
@@ -173,7 +178,8 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   var clippedUntil = -Double.infinity
   /// The turn a saturated gyroscope did not report (``SaturatedTurn``).
   var saturatedTurn: SaturatedTurn
-  /// The square of half ``saturationLimit2``'s rate: a rate above it is
+  /// The square of ``FusionParameters/saturationOnset`` of
+  /// ``saturationLimit2``'s rate: a rate above it is
   /// near the range, and goes to ``saturatedTurn``.
   var nearSaturation2 = 0.0
 
@@ -210,11 +216,11 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// 1 / ``FusionParameters/usageTimeConstant``, 1/s.
   let usageRate: Double
   let restDisagreementScale2: Double
-  /// The readings' distance from 1 g, g, low-passed over
-  /// ``FusionParameters/shockTimeConstant``.
-  var recentDeviation = 0.0
-  /// 1 / ``FusionParameters/shockTimeConstant``, 1/s.
-  let shockRate: Double
+  /// The readings' recent course, from which a knock jumps: the last
+  /// correction block's (weighted) mean, g, almost-inertial frame.
+  var recentAcceleration = Vector3.zero
+  /// The mean square of that block's readings' jumps, g².
+  var recentJump2 = 0.0
   /// Whether ``FusionParameters/shockScale`` is finite: only then does a
   /// reading's distance from 1 g matter.
   let measuresDeviation: Bool
@@ -246,7 +252,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       2.0.squareRoot()
       / min(parameters.restAccelerometerTimeConstant, parameters.accelerometerTimeConstant)
     restRate = 1 / max(parameters.restFilterTimeConstant, 1e-9)
-    inverseShockScale2 = 1 / (parameters.shockScale * parameters.shockScale)
+    shockScale2 = parameters.shockScale * parameters.shockScale
     translationFrequency = 2.0.squareRoot() / max(parameters.translationFilterTimeConstant, 1e-9)
     let tau0 = parameters.accelerometerTimeConstant
     let scaleError = parameters.gyroscopeScaleError
@@ -266,8 +272,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     usageRotation = 0
     memoryRate = 1 / (2 * tau0)
     restDisagreementScale2 = parameters.restDisagreementScale * parameters.restDisagreementScale
-    shockRate = 1 / max(parameters.shockTimeConstant, 1e-9)
-    measuresDeviation = inverseShockScale2 > 0
+    measuresDeviation = shockScale2.isFinite
     motionBiasNoise2Time =
       parameters.motionBiasNoise * parameters.motionBiasNoise
       * parameters.accelerometerTimeConstant
@@ -289,7 +294,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     saturationLimit = parameters.gyroscopeRange
     clipLimit2 = clipLimit * clipLimit
     saturationLimit2 = 0
-    saturatedTurn = SaturatedTurn(limit: parameters.gyroscopeRange)
+    saturatedTurn = SaturatedTurn(parameters)
     updateSaturationGate()
     updateRestGate()
   }
@@ -300,7 +305,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     let largestBias = parameters.maximumBias * 3.0.squareRoot() + biasCentre.length
     let gate = max(0, saturationLimit - largestBias)
     saturationLimit2 = gate * gate
-    nearSaturation2 = saturationLimit2 / 4
+    nearSaturation2 = saturationLimit2 * parameters.saturationOnset * parameters.saturationOnset
   }
 
   /// A fusion that starts from a stored bias estimate (see ``seedBias(_:)``).
@@ -363,11 +368,12 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     usageTranslation = 0
     usageRotation = 0
     recentRotation = 0
-    recentDeviation = 0
+    recentAcceleration = .zero
+    recentJump2 = 0
     restWindow = nil
     isAtRest = false
     clippedUntil = -.infinity
-    saturatedTurn = SaturatedTurn(limit: saturationLimit)
+    saturatedTurn = SaturatedTurn(parameters)
   }
 
   /// Inlined into the caller, which so hands the sample's fields over in
@@ -439,7 +445,10 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       && max(abs(acceleration.x), max(abs(acceleration.y), abs(acceleration.z))) >= clipLimit
     {
       // Clipped: this reading, the block it ends and the readings of the
-      // next hold are not evidence of gravity.
+      // next hold are not evidence of gravity. Nor is the trend of the
+      // unclipped readings that began the shake, which the low-pass's rate
+      // holds: it keeps what it knew of gravity, not where it was heading.
+      if time > clippedUntil { filteredAccelerationRate = .zero }
       clippedUntil = time + parameters.clippedHoldTime
       block = CorrectionBlock()
     }
@@ -452,25 +461,27 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       if hasInclination {
         var weight = 1.0
         // With it off (infinite) the low-pass is linear in the readings.
+        var jump2 = 0.0
         if measuresDeviation {
-          let deviation = magnitude2.squareRoot() - 1
-          // A knock is a spike: far from the magnitude's recent course. A
-          // fast push or a vibration is far from 1 g too, but follows its
-          // course. Backward Euler (x/(1 + x)) instead of 1 − e^−x.
-          let spike = deviation - recentDeviation
-          let x = dt * shockRate
-          recentDeviation += x / (1 + x) * spike
-          weight = 1 / (1 + spike * spike * inverseShockScale2)
+          // A knock is a spike: a jump from the readings' recent course
+          // beyond their recent jumps. A push follows its course, a shake
+          // or a violent translation jumps all the time. The jump is a
+          // vector, so a shake's push and pull weigh alike and its mean
+          // stays zero (the magnitude's jump is larger on the side that
+          // adds to gravity).
+          jump2 = (inertial - recentAcceleration).lengthSquared
+          let calm = shockScale2 + recentJump2
+          weight = calm / (calm + jump2)
         }
-        block.add(
-          inertial, rotation2: rate2, weight: weight, interval: dt)
+        block.add(inertial, rotation2: rate2, weight: weight, jump2: jump2, interval: dt)
       } else {
         filteredAcceleration = inertial
         filteredAccelerationRate = .zero
         startSum = inertial
         startWeight = 1
         startDuration = 0
-        recentDeviation = magnitude2.squareRoot() - 1
+        recentAcceleration = inertial
+        recentJump2 = 0
         rowFiltersNeedStart = true
         _ = correctInclination()
         hasInclination = true
@@ -491,6 +502,8 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     let inverseCount = 1 / Double(block.count)
     let dt = block.duration
     let mean = block.inertialSum / block.weightSum
+    recentAcceleration = mean
+    recentJump2 = block.jump2 * inverseCount
     // Slow linear acceleration: the mean's part across the low-passed
     // gravity, low-passed over about a second (a fast shake averages out
     // in the accelerometer low-pass anyway; a slow push does not).

@@ -24,13 +24,19 @@ struct SaturatedTurn: Sendable {
   /// part is unknown.
   var lostPartUnknown = false
 
-  init(limit: Double) {
-    self.limit = limit
-  }
-
   /// The longest a reading may be from the one before it, s, for the two
-  /// to give a direction.
-  static let longestStep = 0.05
+  /// to give a direction (``FusionParameters/saturationDirectionStep``).
+  let longestStep: Double
+  /// The least square length of the direction on the axes below the range
+  /// for them to say how far the turn went
+  /// (``FusionParameters/saturationVisibleShare``²).
+  let leastVisible2: Double
+
+  init(_ parameters: FusionParameters) {
+    limit = parameters.gyroscopeRange
+    longestStep = parameters.saturationDirectionStep
+    leastVisible2 = parameters.saturationVisibleShare * parameters.saturationVisibleShare
+  }
 
   /// Takes a raw reading near the range (every reading in and around a
   /// cut), returns it with its saturated axes continued. Out of line: the
@@ -51,7 +57,7 @@ struct SaturatedTurn: Sendable {
     if !inCut {
       inCut = true
       let consecutive =
-        time - previousTime <= Self.longestStep && previousTime - earlierTime <= Self.longestStep
+        time - previousTime <= longestStep && previousTime - earlierTime <= longestStep
       direction = consecutive ? (previousRate - earlierRate).normalized : nil
     }
     lostPartUnknown = true
@@ -63,7 +69,7 @@ struct SaturatedTurn: Sendable {
     let weightY = saturatedY ? 0.0 : u.y
     let weightZ = saturatedZ ? 0.0 : u.z
     let seen = weightX * weightX + weightY * weightY + weightZ * weightZ
-    guard seen > 1e-4 else { return rate }
+    guard seen > leastVisible2 else { return rate }
     lostPartUnknown = false
     let along = (weightX * change.x + weightY * change.y + weightZ * change.z) / seen
     let estimate = previousRate + u * along

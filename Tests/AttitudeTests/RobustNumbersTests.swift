@@ -88,9 +88,12 @@ import Testing
       inclinationError($0.attitude.quaternion, outputs[0].attitude.quaternion)
     }.max()!
     // The accelerometer alone cannot tell 50 ms of a 4 g push from a turn:
-    // it follows a little of it, then recovers. The fusion tilts by about 3°
-    // (3.02° measured), the kick's 2 m/s through its 3 s filter.
-    #expect(worst < (mode == .accel ? 10 : 3.5))
+    // it follows a little of it, then recovers. The fusion tilts by about
+    // 3.5° (3.55° measured), the kick's 2 m/s through its 3 s filter: the
+    // knock weight's course is the last 20 ms block, so a kick that lasts
+    // longer weighs as a push after its first block (3.02° with the 50 ms
+    // low-passed course the weight had before issue 19's fourth session).
+    #expect(worst < (mode == .accel ? 10 : 4))
   }
 
   @Test(arguments: modes)

@@ -50,7 +50,7 @@ import Testing
   }
 
   static let broad02 = "../shared/data/broad/broad02_window36-56s_as_dualsense_motion.evemu"
-  static let broad02SHA256 = "7721383646f72c17f2b3b1376932b4d792822f2e7a8cb17acff13b43acbb813f"
+  static let broad02SHA256 = "50b043e1cb007855c60d880b9aa831a8a4379dc1e25ba8c20709c8ee8ae5f6a1"
 
   @Test(.needsSharedData("broad/broad02_window36-56s_as_dualsense_motion.evemu"))
   func replayOfTheSharedDualSenseRecordingIsPinnedByItsHash() throws {

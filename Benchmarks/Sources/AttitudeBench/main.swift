@@ -66,7 +66,6 @@ let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
   "maximumBias": \.maximumBias,
   "shockScale": \.shockScale,
   "restDisagreementScale": \.restDisagreementScale,
-  "shockTimeConstant": \.shockTimeConstant,
   "gyroscopeScaleError": \.gyroscopeScaleError,
   "usageTimeConstant": \.usageTimeConstant,
   "restingRotationRate": \.restingRotationRate,
@@ -80,6 +79,9 @@ let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
   "clippedHoldTime": \.clippedHoldTime,
   "restFilterTimeConstant": \.restFilterTimeConstant,
   "maximumStep": \.maximumStep,
+  "saturationDirectionStep": \.saturationDirectionStep,
+  "saturationVisibleShare": \.saturationVisibleShare,
+  "saturationOnset": \.saturationOnset,
 ]
 func set(_ assignment: Substring, in parameters: inout FusionParameters) {
   let parts = assignment.split(separator: "=").map(String.init)
