@@ -2130,7 +2130,8 @@ def s32_async_cancel():
 
 
 def _stopped_press(mode, motion_node, button_ui, nodes, play, wakes):
-    """The probe's TiltMotionManager on motion_node, stopped at once; then BTN_SOUTH on button_ui
+    """The probe's manager on motion_node (Motion's DeviceMotionManager; with `wakes`, Tilt's
+    TiltMotionManager with buttonsStartUpdates), stopped at once; then BTN_SOUTH on button_ui
     and motion. Returns what was seen: (held nodes after the press, updates, states, rc)."""
     args = ["stopped", motion_node] + (["--buttons-start-updates"] if wakes else [])
     probe = Watched(_probe(*args), log("s33-%s.txt" % mode))
@@ -2154,10 +2155,11 @@ def _stopped_press(mode, motion_node, button_ui, nodes, play, wakes):
 
 
 def s33_button_while_stopped():
-    """TiltMotionManager.stopDeviceMotionUpdates(): stopped means stopped. A pad whose node carries
+    """stopDeviceMotionUpdates(): stopped means stopped (Motion's DeviceMotionManager). A pad whose node carries
     the buttons, and a DualSense-like pair (buttons on the paired node): neither node is held while
     stopped, and a press of the primary button opens nothing and starts no update. With
-    buttonsStartUpdates (what tilt-cli live sets) the same press starts the updates again."""
+    TiltMotionManager's buttonsStartUpdates (what tilt-cli live sets) the same press starts the
+    updates again."""
     said = []
     pad = dev.gamepad()
     pad_node = dev.node_of(pad)
@@ -2249,7 +2251,7 @@ def _cli_button_wakes_idle_stop():
 
 SCENARIOS.append((32, "async updates: cancelling the task closes the node, no wake-up of tilt's, SIGINT as before",
                   s32_async_cancel))
-SCENARIOS.append((33, "stopped TiltMotionManager: a button press opens nothing and starts no update",
+SCENARIOS.append((33, "stopped motion updates: a button press opens nothing and starts no update",
                   s33_button_while_stopped))
 
 
