@@ -1,4 +1,4 @@
 /// The version of `tilt-cli`, the one place it is written.
 enum Version {
-  static let string = "0.1.0"
+  static let string = "0.2.0"
 }
