@@ -552,6 +552,21 @@ for ev in InputDevice(sys.argv[1]).read_loop():
 """
 
 
+def _write_paced_samples(ui, samples, rate):
+    """`samples` accelerometer samples on `ui` at `rate` Hz on a deadline
+    clock (after a late one the next come at once until it is caught up). X
+    changes every sample so that every frame reaches the reader."""
+    period, deadline = 1.0 / rate, time.monotonic()
+    for i in range(samples):
+        now = time.monotonic()
+        if deadline > now:
+            time.sleep(deadline - now)
+        deadline += period
+        ui.write(e.EV_ABS, e.ABS_X, 100 + (i % 7) * 10)
+        ui.write(e.EV_ABS, e.ABS_Z, dev.ACCEL_RES + (i % 3))
+        ui.syn()
+
+
 def _latency(argv, label, samples=500, rate=100, part=1):
     """Milliseconds from each sample's kernel timestamp (SYN_REPORT time, read
     by a reference reader) to its line arriving on the reader's stdout pipe,
@@ -564,16 +579,7 @@ def _latency(argv, label, samples=500, rate=100, part=1):
     try:
         reader.wait_open(node)
         time.sleep(0.5)
-        period, deadline = 1.0 / rate, time.monotonic()
-        for i in range(samples):
-            now = time.monotonic()
-            if deadline > now:
-                time.sleep(deadline - now)
-            deadline += period
-            # X changes every sample so that every frame reaches the reader.
-            ui.write(e.EV_ABS, e.ABS_X, 100 + (i % 7) * 10)
-            ui.write(e.EV_ABS, e.ABS_Z, dev.ACCEL_RES + (i % 3))
-            ui.syn()
+        _write_paced_samples(ui, samples, rate)
         reader.wait_lines(samples, timeout=30)
         reader.interrupt()
     finally:
@@ -2510,15 +2516,7 @@ def _instructions(argv, label, samples, rate=20):
             ui.write(e.EV_ABS, e.ABS_X, 50 + i)
             ui.syn()
         time.sleep(3)
-        period, deadline = 1.0 / rate, time.monotonic()
-        for i in range(samples):
-            now = time.monotonic()
-            if deadline > now:
-                time.sleep(deadline - now)
-            deadline += period
-            ui.write(e.EV_ABS, e.ABS_X, 100 + (i % 7) * 10)
-            ui.write(e.EV_ABS, e.ABS_Z, dev.ACCEL_RES + (i % 3))
-            ui.syn()
+        _write_paced_samples(ui, samples, rate)
         reader.wait_lines(warm + samples, timeout=120)
         reader.interrupt(timeout=300)
     finally:
