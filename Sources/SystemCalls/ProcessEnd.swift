@@ -1,12 +1,9 @@
 import Glibc
 
-/// How the process hands its buffered output to the kernel and ends.
+/// How the process ends.
 package enum ProcessEnd {
-  /// `fflush(NULL)`: every C output stream, standard output's buffer among
-  /// them (the C global `stdout` is mutable state Swift 6 does not let us read).
-  package static func flushStandardStreams() { fflush(nil) }
-
-  /// Flushes the C output streams and ends the process with `status` (`exit`).
+  /// Ends the process with `status` (`exit`: the C output streams, standard
+  /// output's buffer among them, are flushed first).
   package static func exit(_ status: Int32) -> Never {
     Glibc.exit(status)
   }

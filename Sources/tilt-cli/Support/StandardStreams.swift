@@ -33,9 +33,6 @@ enum StandardError {
 
 /// Standard output through the C library's buffer.
 enum StandardOutput {
-  /// Every output stream's buffer, standard output's among them, to the kernel.
-  static func flush() { ProcessEnd.flushStandardStreams() }
-
   /// True when standard output is a terminal.
   static var isTerminal: Bool { TerminalMode.isTerminal(StandardDescriptor.output) }
 }
