@@ -97,6 +97,9 @@ public struct FusionParameters: Hashable, Sendable {
   ///
   ///     τ³ = T·(p + p₀) / (2 s² (ω² + ω₀²))
   ///
+  /// (a bias not known yet drifts the frame too: its expected square drift
+  /// rate, from the bias's covariance, adds to `s²(ω² + ω₀²)`, so τ stays
+  /// short until the bias is learnt),
   /// where `p` is the mean square (over ``usageTimeConstant`` of motion) of
   /// the slow part of the specific force across gravity (the 20 ms means'
   /// part across the low-passed gravity, through a second-order low-pass
