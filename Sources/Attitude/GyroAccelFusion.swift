@@ -120,14 +120,6 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   var startSum = Vector3.zero
   var startWeight = 0.0
   var startDuration = 0.0
-  /// How many seconds into the current block the inclination next follows
-  /// the readings: ``FusionParameters/correctionInterval`` in motion and at
-  /// rest. During the start the mean over t seconds moves as fast as a
-  /// low-pass with time constant t, so it is followed every
-  /// ``FusionParameters/correctionInterval`` · t/τ₀ (``followStart()``): a
-  /// 0.1 s-old mean held for a whole 20 ms block was 3° stale on a moving
-  /// card.
-  var blockInterval = 0.0
 
   /// Accelerometer readings gathered since the last correction.
   struct CorrectionBlock: Sendable {
@@ -159,6 +151,14 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     }
   }
   var block = CorrectionBlock()
+  /// How many seconds into the current block the inclination next follows
+  /// the readings: ``FusionParameters/correctionInterval`` in motion and at
+  /// rest. During the start the mean over t seconds moves as fast as a
+  /// low-pass with time constant t, so it is followed every
+  /// ``FusionParameters/correctionInterval`` · t/τ₀ (``followStart()``): a
+  /// 0.1 s-old mean held for a whole 20 ms block was 3° stale on a moving
+  /// card.
+  var blockInterval = 0.0
 
   var timeStep: TimeStep
   /// Natural frequencies of the accelerometer low-pass in motion and at
@@ -510,11 +510,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       }
     }
     if block.count > 0 && block.duration >= blockInterval {
-      if block.duration >= parameters.correctionInterval {
-        applyCorrection(learnBias: rotationRate != nil && !isAtRest)
-      } else {
-        followStart()
-      }
+      applyCorrection(learnBias: rotationRate != nil && !isAtRest)
     }
     orientation = inclinationCorrection * g
     return AttitudeEstimate(
@@ -522,8 +518,10 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   }
 
   /// Low-passes the block's mean acceleration, corrects the inclination and
-  /// learns the bias from the correction; starts a new block.
+  /// learns the bias from the correction; starts a new block. Before the
+  /// block is whole (during the start), only follows the start's mean.
   mutating func applyCorrection(learnBias: Bool) {
+    guard block.duration >= parameters.correctionInterval else { return followStart() }
     let inverseCount = 1 / Double(block.count)
     let dt = block.duration
     let mean = block.inertialSum / block.weightSum
