@@ -50,7 +50,7 @@ import Testing
   }
 
   static let broad02 = "../shared/data/broad/broad02_window36-56s_as_dualsense_motion.evemu"
-  static let broad02SHA256 = "50b043e1cb007855c60d880b9aa831a8a4379dc1e25ba8c20709c8ee8ae5f6a1"
+  static let broad02SHA256 = "f613b1fe43b586c3202393e1441d14773b48ea203837576bea0b39b8835bea6a"
 
   @Test(.needsSharedData("broad/broad02_window36-56s_as_dualsense_motion.evemu"))
   func replayOfTheSharedDualSenseRecordingIsPinnedByItsHash() throws {
