@@ -19,12 +19,12 @@ let package = Package(
       name: "AttitudeBench",
       dependencies: [
         .product(name: "Attitude", package: rootPackage),
-        .product(name: "MotionSimulator", package: rootPackage), "MallocCounter", "CallgrindControl",
+        .product(name: "MotionSimulator", package: rootPackage), "MallocCounter",
+        "CallgrindControl",
       ],
       swiftSettings: [.unsafeFlags(["-Ounchecked", "-wmo"])],
       // Exported so that libswiftCore's and libc's own malloc calls land in the counter.
       linkerSettings: [.unsafeFlags(["-Xlinker", "--export-dynamic"])]
     ),
-  ],
-  swiftLanguageModes: [.v5]
+  ]
 )

@@ -53,21 +53,20 @@ extension GyroAccelFusion {
       && (restGyroMean - biasCentre).lengthSquared < restGyroscopeLimit2
     guard steady else {
       isAtRest = false
-      // Most samples of a moving card: a test is cheaper than clearing the window.
-      if restWindow != nil { restWindow = nil }
+      restWindow.isOpen = false
       return
     }
     // A steady turn that the estimate cannot explain is not (yet) rest.
     if isAtRest && (restGyroMean - bias).lengthSquared > restGate2 { isAtRest = false }
-    guard restWindow != nil else {
+    guard restWindow.isOpen else {
       isAtRest = false
       restWindow = RestWindow(start: orientation)
       return
     }
-    restWindow!.add(gyro, acceleration: acceleration, interval: dt)
+    restWindow.add(gyro, acceleration: acceleration, interval: dt)
     let needed =
       isBiasConfirmed ? parameters.restMinimumDuration : parameters.initialRestMinimumDuration
-    guard restWindow!.duration >= needed else { return }
+    guard restWindow.duration >= needed else { return }
     closeRestWindow(orientation: &orientation)
   }
 
@@ -75,7 +74,7 @@ extension GyroAccelFusion {
   /// bias and integrating the window afresh with it, or rejects it.
   @inline(never)
   mutating func closeRestWindow(orientation: inout Quaternion) {
-    let window = restWindow!
+    let window = restWindow
     let mean = window.meanRate
     let meanVariance = restGyroscopeNoise2 / window.duration
 

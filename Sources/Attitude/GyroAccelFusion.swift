@@ -230,7 +230,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   var restGyroMean = Vector3.zero
   var restAccelMean = Vector3(0, 0, 1)
   /// The current stretch of steady readings, if any.
-  var restWindow: RestWindow?
+  var restWindow = RestWindow.closed
   /// Squared distance from ``bias`` within which a short-term gyroscope
   /// mean is consistent with it, (rad/s)²; updated with the covariance.
   var restGate2 = 0.0
@@ -351,7 +351,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     confirmedBias = bias
     confirmedVariance = biasCovariance.largestVariance
     isBiasConfirmed = false
-    restWindow = nil
+    restWindow.isOpen = false
     isAtRest = false
     updateRestGate()
   }
@@ -370,7 +370,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     recentRotation = 0
     recentAcceleration = .zero
     recentJump2 = 0
-    restWindow = nil
+    restWindow.isOpen = false
     isAtRest = false
     clippedUntil = -.infinity
     saturatedTurn = SaturatedTurn(parameters)
@@ -404,7 +404,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       hasInclination = false
       restGyroMean = gyro
       restAccelMean = acceleration
-      restWindow = nil
+      restWindow.isOpen = false
       isAtRest = false
     }
 

@@ -24,8 +24,19 @@ struct RestWindow: Sendable {
   var time2Sum = 0.0
   var count = 0.0
 
+  /// False once the readings stopped being steady: the window is void
+  /// (a flag, not an optional, so that the test at every sample is a load).
+  var isOpen = true
+
   init(start: Quaternion) {
     startOrientation = start
+  }
+
+  /// No window: the readings are not steady.
+  static var closed: RestWindow {
+    var window = RestWindow(start: .identity)
+    window.isOpen = false
+    return window
   }
 
   @inline(__always)

@@ -160,7 +160,7 @@ public final class IIOMotionDevice {
 
   // MARK: The clock
 
-  /// The pipeline time now, to judge what is due (``LiveClock/now()``).
+  /// The pipeline time now, to judge what is due (`LiveClock.now()`).
   public func now() -> Double { clock.now() }
   /// The time now for a command or a timer frame: no sample is placed before it.
   public func handOutNow() -> Double { clock.handOutNow() }

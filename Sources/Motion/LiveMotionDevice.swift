@@ -28,7 +28,7 @@ public final class LiveMotionDevice {
   /// back instead of ending.
   public var waitsForReconnect: Bool
   /// Seconds to leave the motion node unread after a batch (see
-  /// ``ReadBatching``), at most; `nil` reads it at every sample.
+  /// `ReadBatching`), at most; `nil` reads it at every sample.
   public var batchInterval: Double? {
     didSet {
       if batchInterval != oldValue {
@@ -116,7 +116,7 @@ public final class LiveMotionDevice {
 
   // MARK: The clock
 
-  /// The pipeline time now, to judge what is due (``LiveClock/now()``).
+  /// The pipeline time now, to judge what is due (`LiveClock.now()`).
   public func now() -> Double { clock.now() }
   /// The time now for a command or a timer frame: no sample is placed before it.
   public func handOutNow() -> Double { clock.handOutNow() }

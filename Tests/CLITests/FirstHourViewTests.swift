@@ -59,9 +59,14 @@ import Testing
 
   /// The notice is in the view, not only printed before the screen hides it.
   @Test(.needs(.script)) func plainTiltCLISaysInTheViewThatItPlaysTheDemo() throws {
+    let started = Date()
     let r = try TiltCLI.runOnTerminal([], environment: ["TERM": "xterm-256color"])
-    #expect(r.status == 0, "\(r.stdout.suffix(300))")
-    let view = try #require(r.stdout.range(of: "\u{1B}[?1049h"), "the view was entered")
+    // What it printed and how long it took, for a failure seen once under load.
+    let seen =
+      "after \(Int(Date().timeIntervalSince(started))) s, \(r.stdout.utf8.count) bytes, ending "
+      + String(reflecting: String(r.stdout.suffix(400)))
+    #expect(r.status == 0, "\(seen)")
+    let view = try #require(r.stdout.range(of: "\u{1B}[?1049h"), "the view was entered: \(seen)")
     let before = r.stdout[..<view.lowerBound]
     let inView = r.stdout[view.upperBound...]
     #expect(
@@ -70,7 +75,7 @@ import Testing
       inView.contains(
         "\u{1B}[H\u{1B}[1m  Demo: the bundled recording (no motion device found; see 'tilt-cli devices')"
       ),
-      "the heading is the first line of every frame")
+      "the heading is the first line of every frame: \(seen)")
   }
 
   /// Event nodes the user may not read: named, with the fix, then the demo.

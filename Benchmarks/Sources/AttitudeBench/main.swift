@@ -83,7 +83,7 @@ let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
   "saturationVisibleShare": \.saturationVisibleShare,
   "saturationOnset": \.saturationOnset,
 ]
-func set(_ assignment: Substring, in parameters: inout FusionParameters) {
+@MainActor func set(_ assignment: Substring, in parameters: inout FusionParameters) {
   let parts = assignment.split(separator: "=").map(String.init)
   if parts.count == 2, parts[0] == "usableMinimum", let value = Double(parts[1]) {
     parameters.usableAccelerationRange = value...parameters.usableAccelerationRange.upperBound
@@ -196,7 +196,7 @@ func nanoseconds() -> UInt64 {
 
 /// Median ns/sample of the fusion over the whole trial, and the number of
 /// allocations made inside all timed loops together.
-func timeFusion(_ samples: [MotionSample], passes: Int) -> (Double, UInt) {
+@MainActor func timeFusion(_ samples: [MotionSample], passes: Int) -> (Double, UInt) {
   var costs: [Double] = []
   costs.reserveCapacity(passes)
   var sink = 0.0
@@ -219,26 +219,38 @@ func timeFusion(_ samples: [MotionSample], passes: Int) -> (Double, UInt) {
   return (costs[costs.count / 2], allocations)
 }
 
+/// The loop callgrind counts, alone: the fusion (or the accelerometer-only
+/// estimator) over one trial's samples. A function of its own, not top-level
+/// code, so that nothing of the main actor's globals enters the loop.
+func profiledRun(_ samples: [MotionSample], parameters: FusionParameters, accelerometerOnly: Bool)
+  -> Double
+{
+  var sink = 0.0
+  var fusion = GyroAccelFusion(parameters: parameters)
+  var tilt = AccelerometerTiltEstimator(parameters: parameters)
+  callgrind_start_instrumentation()
+  samples.withUnsafeBufferPointer { buffer in
+    if accelerometerOnly {
+      for s in buffer {
+        if let e = tilt.update(s) { sink += e.orientation.w }
+      }
+    } else {
+      for s in buffer {
+        if let e = fusion.update(s) { sink += e.orientation.w }
+      }
+    }
+  }
+  callgrind_stop_instrumentation()
+  return sink
+}
+
 if profile {
   let trials = try paths.map { try BroadTrial(contentsOf: URL(fileURLWithPath: $0)) }
   var sink = 0.0
   var count = 0
   for trial in trials {
-    var fusion = GyroAccelFusion(parameters: parameters)
-    var tilt = AccelerometerTiltEstimator(parameters: parameters)
-    callgrind_start_instrumentation()
-    trial.samples.withUnsafeBufferPointer { buffer in
-      if profileAccelerometer {
-        for s in buffer {
-          if let e = tilt.update(s) { sink += e.orientation.w }
-        }
-      } else {
-        for s in buffer {
-          if let e = fusion.update(s) { sink += e.orientation.w }
-        }
-      }
-    }
-    callgrind_stop_instrumentation()
+    sink += profiledRun(
+      trial.samples, parameters: parameters, accelerometerOnly: profileAccelerometer)
     count += trial.samples.count
   }
   print("{\"profiled_samples\": \(count), \"sink\": \(sink)}")
