@@ -22,11 +22,15 @@
 ///   tell from a changed bias: its rotation stays integrated and the bias
 ///   learns nothing from it.
 ///
-/// "Replaced" voids the estimate's covariance; then, as in every accepted
-/// window, the mean is a Kalman measurement whose error allows for a slow
-/// turn the window may still hold (``observeBiasAtRest(_:mean:variance:)``).
-/// An accepted window is integrated afresh with the new bias, so a card at
-/// rest does not drift, not even in yaw.
+/// "Replaced" grows the estimate's covariance by the change the rest shows
+/// across gravity; then, as in every accepted window, the mean is a Kalman
+/// measurement whose error allows for a slow turn the window may still hold
+/// (``observeBiasAtRest(_:mean:variance:)``). Its part about the vertical
+/// is taken only from a card that shows no turn across gravity, and only if
+/// it agrees with the estimate or the last rest: a turn about the vertical
+/// is the one a rest cannot see, and a slow hand passes the rest test while
+/// making it. An accepted window is integrated afresh with the new bias, so
+/// a card at rest does not drift, not even in yaw.
 extension GyroAccelFusion {
   /// Runs at every sample with a gyroscope: updates the short-term means and
   /// the current window. `orientation` is the almost-inertial orientation
@@ -77,6 +81,7 @@ extension GyroAccelFusion {
     func agrees(_ estimate: Vector3, variance: Double) -> Bool {
       (mean - estimate).lengthSquared <= restBiasGate2 * (variance + meanVariance)
     }
+    let seen = window.turnAcrossGravity()
     if window.accelerometerConfirmsTurn(by: mean, gyroscopeNoise2: meanVariance) {
       // The readings turned as the gyroscope's mean says: a slow turn, not a
       // rest (its rotation stays integrated).
@@ -84,16 +89,17 @@ extension GyroAccelFusion {
       restWindow = RestWindow(start: orientation)
       return
     } else if isBiasConfirmed && agrees(bias, variance: biasCovariance.largestVariance) {
-      observeBiasAtRest(window, mean: mean, variance: meanVariance)
+      observeBiasAtRest(seen, mean: mean, variance: meanVariance)
     } else if !isBiasConfirmed || agrees(confirmedBias, variance: confirmedVariance)
       || window.accelerometerDisprovesTurn(by: mean - bias, gyroscopeNoise2: meanVariance)
     {
       if isBiasConfirmed || !agrees(bias, variance: biasCovariance.largestVariance) {
-        // The rest contradicts the estimate: what the estimate knew is void,
-        // and the rest is what is known now, as far as it tells.
-        biasCovariance = BiasCovariance(variance: maximumBias2)
+        // The rest contradicts the estimate: the estimate is as unsure as the
+        // change the rest shows, and the rest is what is known now, as far
+        // as it tells.
+        biasCovariance = BiasCovariance(variance: contradictedVariance(seen, mean: mean))
       }
-      observeBiasAtRest(window, mean: mean, variance: meanVariance)
+      observeBiasAtRest(seen, mean: mean, variance: meanVariance)
     } else {
       isAtRest = false
       restWindow = RestWindow(start: orientation)
@@ -110,35 +116,81 @@ extension GyroAccelFusion {
   }
 
   /// The Kalman update with a rest's mean rate `mean`, whose error has
-  /// variance `variance` on each axis for a still card.
+  /// variance `variance` on each axis for a still card; `seen` is the
+  /// window's ``RestWindow/turnAcrossGravity()``.
   ///
   /// A window of steady readings may still be a slow turn. Across gravity
   /// the accelerometer shows it: the turn its fitted slope gives, as far as
   /// it stands above the slope's own noise (the measured square less the
   /// noise's expected square, so a still card's noise is not taken for a
   /// turn), is left out of the measurement, whose error grows by that
-  /// noise. About the vertical nothing shows it: it is allowed for as a turn
-  /// of random direction with that part across would have (a third of the
-  /// square about each axis: half the square across), so the steadier the
-  /// card across gravity, the more the rest says about the vertical bias.
-  mutating func observeBiasAtRest(_ window: RestWindow, mean: Vector3, variance: Double) {
-    guard let seen = window.turnAcrossGravity() else {
+  /// noise. About the vertical nothing shows it, so the vertical part of the
+  /// mean measures the bias only
+  ///
+  /// - if the card shows no turn across gravity (within
+  ///   ``FusionParameters/restBiasGate`` of the slope's noise): a card that
+  ///   turns turns about an axis no sensor gives, and the part about the
+  ///   vertical may be all of it. Even then a turn that small may hide
+  ///   under the slope's noise: its part about the vertical, as a turn of
+  ///   random direction would have (half the square across), is allowed
+  ///   for in the measurement's error;
+  /// - and if it agrees with the estimate (whose variance a contradicting
+  ///   rest has grown by the change it shows across gravity) or with the
+  ///   last rest. A vertical mean that agrees with neither is a turn about
+  ///   the vertical: a bias that changed in a random direction would have
+  ///   shown across gravity as well.
+  mutating func observeBiasAtRest(
+    _ seen: (rate: Vector3, variance: Double, up: Vector3)?, mean: Vector3, variance: Double
+  ) {
+    guard let seen else {
       observe(mean, along: Vector3(1, 0, 0), variance: variance)
       observe(mean, along: Vector3(0, 1, 0), variance: variance)
       observe(mean, along: Vector3(0, 0, 1), variance: variance)
       return
     }
-    let measured2 = seen.rate.lengthSquared
-    let excess = max(0, measured2 - 2 * seen.variance)
-    let turn = excess > 0 ? seen.rate * (excess / measured2) : .zero
-    let acrossVariance = variance + (excess > 0 ? seen.variance : 0)
+    let turn = Self.turnBeyondNoise(seen)
+    let acrossVariance = variance + (turn == .zero ? 0 : seen.variance)
     let measurement = mean - turn
     let up = seen.up
     let other = abs(up.x) < 0.9 ? Vector3(1, 0, 0) : Vector3(0, 1, 0)
     let across1 = up.cross(other).normalized ?? Vector3(0, 0, 1)
+    let verticalVariance = variance + restBiasGate2 * seen.variance / 2
+    let vertical = measurement.dot(up)
+    func agreesVertically(_ estimate: Vector3, variance estimateVariance: Double) -> Bool {
+      let d = vertical - estimate.dot(up)
+      return d * d <= restBiasGate2 * (estimateVariance + verticalVariance)
+    }
+    let turning = seen.rate.lengthSquared > restBiasGate2 * seen.variance
+    let observesVertical =
+      !turning
+      && (agreesVertically(bias, variance: up.dot(biasCovariance.multiply(up)))
+        || (isBiasConfirmed && agreesVertically(confirmedBias, variance: confirmedVariance)))
     observe(measurement, along: across1, variance: acrossVariance)
     observe(measurement, along: up.cross(across1), variance: acrossVariance)
-    observe(measurement, along: up, variance: variance + excess / 2)
+    if observesVertical { observe(measurement, along: up, variance: verticalVariance) }
+  }
+
+  /// The turn across gravity that `seen` shows beyond its noise: the
+  /// measured rate scaled by (|ω⊥|² − 2σ²)/|ω⊥|² when positive, else zero.
+  static func turnBeyondNoise(_ seen: (rate: Vector3, variance: Double, up: Vector3)) -> Vector3 {
+    let measured2 = seen.rate.lengthSquared
+    let excess = measured2 - 2 * seen.variance
+    return excess > 0 ? seen.rate * (excess / measured2) : .zero
+  }
+
+  /// The variance of each axis of the bias once a rest with mean rate `mean`
+  /// has contradicted the estimate: the estimate's own, and the change the
+  /// rest shows across gravity (its mean less the turn the accelerometer
+  /// saw, less the estimate), as a change of random direction would have
+  /// about each axis (half its square across). Nothing shows a change about
+  /// the vertical, so none is assumed there.
+  func contradictedVariance(
+    _ seen: (rate: Vector3, variance: Double, up: Vector3)?, mean: Vector3
+  ) -> Double {
+    guard let seen else { return maximumBias2 }
+    let change = mean - Self.turnBeyondNoise(seen) - bias
+    let across = change - seen.up * change.dot(seen.up)
+    return min(maximumBias2, biasCovariance.largestVariance + across.lengthSquared / 2)
   }
 
   /// One scalar Kalman update of the bias: `measurement`'s component along

@@ -50,7 +50,7 @@ import Testing
   }
 
   static let broad02 = "../shared/data/broad/broad02_window36-56s_as_dualsense_motion.evemu"
-  static let broad02SHA256 = "a481134250ac2667623fb551d90552f56d721f328d6e9d097194408aff4c3f8b"
+  static let broad02SHA256 = "9ed05fdcd24798af999ea22dd9f53093d4a839553803a1f189e1acc2001bdbb7"
 
   @Test(.needsSharedData("broad/broad02_window36-56s_as_dualsense_motion.evemu"))
   func replayOfTheSharedDualSenseRecordingIsPinnedByItsHash() throws {
