@@ -539,8 +539,10 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     // thousandths.
     let m = dt * memoryRate
     recentRotation += m / (1 + m) * (block.rotation2 * inverseCount - recentRotation)
+    // Without a gyroscope (or at rest) no bias turns the frame.
     let stretch = usageStretch(
-      translation2: slowTranslation.value.lengthSquared, rotation2: recentRotation, interval: dt)
+      translation2: slowTranslation.value.lengthSquared, rotation2: recentRotation,
+      biasDrift2: learnBias ? biasDrift2 : 0, interval: dt)
     trust = 1 / stretch
     // At rest the accelerometer reads gravity alone: it may correct fast,
     // but only as far as it disagrees with the estimate beyond its noise
@@ -614,9 +616,9 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// under a τ stretched to 6 s for a 0.7 g push left the inclination 6.5°
   /// off where VQF's 3 s left 3.4°). Updates the means of motion.
   @inline(__always)
-  mutating func usageStretch(translation2 p: Double, rotation2 w2: Double, interval dt: Double)
-    -> Double
-  {
+  mutating func usageStretch(
+    translation2 p: Double, rotation2 w2: Double, biasDrift2 d2: Double, interval dt: Double
+  ) -> Double {
     guard usageGain > 0 else { return 1 }
     if !isAtRest {
       // A bias that is not known yet turns the almost-inertial frame, and
@@ -633,7 +635,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     }
     let tau3 =
       usageGain * (usageTranslation + translationFloor)
-      / (usageRotation + restingRotation2 + biasDrift2 * inverseScaleError2)
+      / (usageRotation + restingRotation2 + d2 * inverseScaleError2)
     return Self.cubeRoot(
       min(max(tau3, minimumTimeConstant3), maximumTimeConstant3) * inverseTimeConstant3)
   }
