@@ -90,12 +90,13 @@ public enum AdversarialCases {
       }),
     StressCase(
       name: "jitter-100hz",
-      summary: "a 100 Hz device whose stamps are jittered by 8 ms (σ), 60 s of hand motion",
-      make: { seed in hundredHertz(seed: seed, name: "jitter-100hz", jitter: 0.008, gaps: false) }),
+      summary:
+        "a 100 Hz device stamped 0–8 ms late (uniform: a reader that stamps on arrival), 60 s of hand motion",
+      make: { seed in hundredHertz(seed: seed, name: "jitter-100hz", latency: 0.008, gaps: false) }),
     StressCase(
       name: "dropouts-100hz",
       summary: "a 100 Hz device dropping 50–300 ms of samples every 1–5 s, 60 s of hand motion",
-      make: { seed in hundredHertz(seed: seed, name: "dropouts-100hz", jitter: 0, gaps: true) }),
+      make: { seed in hundredHertz(seed: seed, name: "dropouts-100hz", latency: 0, gaps: true) }),
     StressCase(
       name: "gyro-scale-3pct",
       summary:
@@ -164,16 +165,16 @@ public enum AdversarialCases {
   ]
 
   /// A 100 Hz device (a cheap IMU, or a reader that stamps late) under 60 s
-  /// of hand motion after 3 s still: stamps jittered by `jitter` s (σ), and
-  /// with `gaps`, 50–300 ms of samples dropped every 1–5 s.
-  static func hundredHertz(seed: UInt64, name: String, jitter: Double, gaps withGaps: Bool)
+  /// of hand motion after 3 s still: each stamp late by up to `latency` s
+  /// (uniform; less than a period, so stamps keep their order and their mean
+  /// interval), and with `gaps`, 50–300 ms of samples dropped every 1–5 s.
+  static func hundredHertz(seed: UInt64, name: String, latency: Double, gaps withGaps: Bool)
     -> SimulatedRecording
   {
     var rng = SeededGenerator(seed: seed)
     let (turn, push) = StressSuite.hand(&rng, rotation: 60, translation: 0.3)
     var sensor = StressSuite.dualSense(&rng)
     sensor.rate = 100
-    sensor.timestampJitter = jitter
     var gaps: [Range<Double>] = []
     var t = rng.uniform(1...5)
     while t < 60 {
@@ -181,13 +182,18 @@ public enum AdversarialCases {
       gaps.append(t..<(t + length))
       t += length + rng.uniform(1...5)
     }
-    let recording = SimulatedRecording(
+    var recording = SimulatedRecording(
       name: name,
       trajectory: Trajectory(
         duration: 60, start: StressSuite.tilted(&rng),
         angularVelocity: { t in turn.value(at: t) * window(t, 3, 60) },
         linearAcceleration: { t in push.value(at: t) * window(t, 3, 60) }),
       sensor: sensor, seed: rng.next())
+    let resolution = sensor.timestampResolution
+    for i in recording.samples.indices where latency > 0 {
+      let late = recording.samples[i].time + rng.uniform(0...latency)
+      recording.samples[i].time = (late / resolution).rounded() * resolution
+    }
     return withGaps ? dropping(recording, inside: gaps) : recording
   }
 
