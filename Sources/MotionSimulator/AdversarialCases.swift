@@ -120,19 +120,11 @@ public enum AdversarialCases {
       name: "bias-ramp",
       summary:
         "5 s still, then 2 min of hand motion while the gyroscope bias ramps by 1.5–3 °/s (warming up)",
-      make: { seed in
-        var rng = SeededGenerator(seed: seed)
-        let (turn, push) = StressSuite.hand(&rng, rotation: 40, translation: 0.2)
-        let ramp = rng.direction() * (rng.uniform(1.5...3) * .pi / 180 / 120)
-        let recording = SimulatedRecording(
-          name: "bias-ramp",
-          trajectory: Trajectory(
-            duration: 125, start: StressSuite.tilted(&rng),
-            angularVelocity: { t in turn.value(at: t) * window(t, 5, 125) },
-            linearAcceleration: { t in push.value(at: t) * window(t, 5, 125) }),
-          sensor: StressSuite.dualSense(&rng), seed: rng.next())
-        return addingGyroscopeDrift(recording) { t in ramp * max(0, t - 5) }
-      }),
+      make: { seed in biasRamp(seed: seed, name: "bias-ramp", change: 1.5...3) }),
+    StressCase(
+      name: "bias-ramp-mild",
+      summary: "bias-ramp with a change of 0.3–0.6 °/s over the 2 min",
+      make: { seed in biasRamp(seed: seed, name: "bias-ramp-mild", change: 0.3...0.6) }),
     StressCase(
       name: "walk",
       summary:
@@ -162,7 +154,95 @@ public enum AdversarialCases {
             }),
           sensor: StressSuite.dualSense(&rng), seed: rng.next())
       }),
+    StressCase(
+      name: "car",
+      summary:
+        "a device mounted in a car for 2 min: corners of 10–25 °/s at 10–20 m/s (0.2–0.9 g sideways for 4–10 s), braking, 15 Hz vibration",
+      make: { seed in
+        var rng = SeededGenerator(seed: seed)
+        let start = StressSuite.tilted(&rng)
+        let up = vertical(start)
+        var corners: [(start: Double, end: Double, rate: Double, speed: Double)] = []
+        var t = rng.uniform(5...10)
+        while t < 110 {
+          let length = rng.uniform(4...10)
+          let rate = rng.uniform(10...25) * .pi / 180 * (rng.uniform(0...1) < 0.5 ? 1 : -1)
+          corners.append((t, t + length, rate, rng.uniform(10...20)))
+          t += length + rng.uniform(3...10)
+        }
+        let all = corners
+        let braking = rng.uniform(0.2...0.4)
+        let vibration = RandomMotion(rms: 0.05, frequencies: 12...18, using: &rng)
+        @Sendable func yawRate(_ t: Double) -> (rate: Double, speed: Double) {
+          for c in all where t > c.start && t < c.end {
+            return (c.rate * window(t, c.start, c.end, edge: 1), c.speed)
+          }
+          return (0, 15)
+        }
+        // The heading, integrated once on a 1 ms grid (the corners' rates are smooth).
+        let step = 0.001
+        var heading = [0.0]
+        heading.reserveCapacity(121_000)
+        for k in 0..<121_000 {
+          heading.append(heading[k] + yawRate((Double(k) + 0.5) * step).rate * step)
+        }
+        let headings = heading
+        return SimulatedRecording(
+          name: "car",
+          trajectory: Trajectory(
+            duration: 120, start: start,
+            angularVelocity: { t in up * yawRate(t).rate },
+            linearAcceleration: { t in
+              let (rate, speed) = yawRate(t)
+              let psi = headings[min(headings.count - 1, Int(t / step))]
+              let left = Vector3(-sin(psi), cos(psi), 0)
+              let forward = Vector3(cos(psi), sin(psi), 0)
+              // Centripetal v·ω towards the turn's centre, braking before each corner.
+              var a = left * (speed * rate / SimulatedRecording.standardGravity)
+              for c in all where t > c.start - 4 && t < c.start {
+                a += forward * (-braking * window(t, c.start - 4, c.start, edge: 1))
+              }
+              return a + vibration.value(at: t)
+            }),
+          sensor: StressSuite.dualSense(&rng), seed: rng.next())
+      }),
+    StressCase(
+      name: "slow-tilt",
+      summary:
+        "10 s still, then 100 s of a slow rocking tilt about a horizontal axis (0.3–1.5 °/s peak, period 40–80 s)",
+      make: { seed in
+        var rng = SeededGenerator(seed: seed)
+        let start = StressSuite.tilted(&rng)
+        let axis = perpendicular(to: vertical(start), &rng)
+        let rocking = RandomMotion(
+          along: axis, amplitude: rng.uniform(0.3...1.5) * .pi / 180,
+          frequency: 1 / rng.uniform(40...80))
+        return SimulatedRecording(
+          name: "slow-tilt",
+          trajectory: Trajectory(
+            duration: 110, start: start,
+            angularVelocity: { t in rocking.value(at: t) * window(t, 10, 110, edge: 2) }),
+          sensor: StressSuite.dualSense(&rng), seed: rng.next())
+      }),
   ]
+
+  /// 5 s still, then 2 min of hand motion while the gyroscope's bias
+  /// changes steadily by `change` °/s in all (a sensor warming up).
+  static func biasRamp(seed: UInt64, name: String, change: ClosedRange<Double>)
+    -> SimulatedRecording
+  {
+    var rng = SeededGenerator(seed: seed)
+    let (turn, push) = StressSuite.hand(&rng, rotation: 40, translation: 0.2)
+    let ramp = rng.direction() * (rng.uniform(change) * .pi / 180 / 120)
+    let recording = SimulatedRecording(
+      name: name,
+      trajectory: Trajectory(
+        duration: 125, start: StressSuite.tilted(&rng),
+        angularVelocity: { t in turn.value(at: t) * window(t, 5, 125) },
+        linearAcceleration: { t in push.value(at: t) * window(t, 5, 125) }),
+      sensor: StressSuite.dualSense(&rng), seed: rng.next())
+    return addingGyroscopeDrift(recording) { t in ramp * max(0, t - 5) }
+  }
 
   /// A 100 Hz device (a cheap IMU, or a reader that stamps late) under 60 s
   /// of hand motion after 3 s still: each stamp late by up to `latency` s
