@@ -12,11 +12,14 @@ import MotionSimulator
 // usage: AttitudeBench [--passes N] [--set NAME=VALUE] [--accuracy-only]
 //                     [--orientations PREFIX] [--profile] CSV...
 //        AttitudeBench --simulate DIR [--seeds 1,2,...]
+//        AttitudeBench --simulate-adversarial DIR [--seeds 1,2,...]
 //        AttitudeBench --defaults      (the tunable constants' defaults, JSON)
 //
 // --simulate writes each case of the simulated stress suite (MotionSimulator's
 // StressSuite) for each seed as a BROAD-format CSV, DIR/sim_CASE_sSEED.csv, and
 // prints their paths: the same samples that VQF is then run on.
+// --simulate-adversarial does the same for MotionSimulator's AdversarialCases
+// (cases made to break the fusion, outside the suite), as DIR/adv_CASE_sSEED.csv.
 //
 // --profile reads the trials, then runs only the fusion (--profile-accel: the
 // accelerometer-only estimator) over each of them once, with callgrind's
@@ -46,6 +49,8 @@ var only: String?
 /// Where to write the simulated stress suite's recordings, and for which seeds.
 var simulateDirectory: String?
 var seeds: [UInt64] = [1]
+var simulatedCases = StressSuite.cases
+var simulatedPrefix = "sim"
 let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
   "accelerometerTimeConstant": \.accelerometerTimeConstant,
   "motionBiasTimeConstant": \.motionBiasTimeConstant,
@@ -109,6 +114,10 @@ while let a = arguments.next() {
     only = which
   } else if a == "--simulate", let directory = arguments.next() {
     simulateDirectory = directory
+  } else if a == "--simulate-adversarial", let directory = arguments.next() {
+    simulateDirectory = directory
+    simulatedCases = AdversarialCases.cases
+    simulatedPrefix = "adv"
   } else if a == "--seeds", let list = arguments.next() {
     seeds = list.split(separator: ",").compactMap { UInt64($0) }
   } else if a == "--defaults" {
@@ -139,9 +148,9 @@ while let a = arguments.next() {
 }
 if let simulateDirectory {
   for seed in seeds {
-    for stressCase in StressSuite.cases {
+    for stressCase in simulatedCases {
       let recording = stressCase.recording(seed: seed)
-      let path = "\(simulateDirectory)/sim_\(stressCase.name)_s\(seed).csv"
+      let path = "\(simulateDirectory)/\(simulatedPrefix)_\(stressCase.name)_s\(seed).csv"
       do {
         try recording.broadCSV().write(toFile: path, atomically: true, encoding: .utf8)
       } catch {
@@ -151,7 +160,7 @@ if let simulateDirectory {
       }
       // The device description's part the fusion uses: the accelerometer's
       // range, g, and the gyroscope's, rad/s (VQF cannot take them).
-      let rangePath = "\(simulateDirectory)/sim_\(stressCase.name)_s\(seed).range"
+      let rangePath = "\(simulateDirectory)/\(simulatedPrefix)_\(stressCase.name)_s\(seed).range"
       try? "\(recording.sensor.accelerometerRange) \(recording.sensor.gyroscopeRange)\n".write(
         toFile: rangePath, atomically: true, encoding: .utf8)
       print(path)
