@@ -11,13 +11,17 @@ import MotionSimulator
 //
 // usage: AttitudeBench [--passes N] [--set NAME=VALUE] [--accuracy-only]
 //                     [--orientations PREFIX] [--profile] CSV...
-//        AttitudeBench --simulate DIR [--seeds 1,2,...]
+//        AttitudeBench --simulate DIR [--seeds 1,2,...] [--without-accelerometer-bias]
 //        AttitudeBench --simulate-adversarial DIR [--seeds 1,2,...]
 //        AttitudeBench --defaults      (the tunable constants' defaults, JSON)
 //
 // --simulate writes each case of the simulated stress suite (MotionSimulator's
 // StressSuite) for each seed as a BROAD-format CSV, DIR/sim_CASE_sSEED.csv, and
-// prints their paths: the same samples that VQF is then run on.
+// prints their paths: the same samples that VQF is then run on. With
+// --without-accelerometer-bias each reading is written less its recording's
+// simulated accelerometer bias (a clipped axis kept at the range): what an
+// estimator would do with that bias known exactly (docs/bench-attitude.md,
+// fifth session).
 // --simulate-adversarial does the same for MotionSimulator's AdversarialCases
 // (cases made to break the fusion, outside the suite), as DIR/adv_CASE_sSEED.csv.
 //
@@ -51,6 +55,9 @@ var simulateDirectory: String?
 var seeds: [UInt64] = [1]
 var simulatedCases = StressSuite.cases
 var simulatedPrefix = "sim"
+/// With --simulate: the readings less the simulated accelerometer bias (a diagnosis of
+/// what that bias costs; the suite's recordings keep it).
+var withoutAccelerometerBias = false
 let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
   "accelerometerTimeConstant": \.accelerometerTimeConstant,
   "motionBiasTimeConstant": \.motionBiasTimeConstant,
@@ -118,6 +125,8 @@ while let a = arguments.next() {
     simulateDirectory = directory
     simulatedCases = AdversarialCases.cases
     simulatedPrefix = "adv"
+  } else if a == "--without-accelerometer-bias" {
+    withoutAccelerometerBias = true
   } else if a == "--seeds", let list = arguments.next() {
     seeds = list.split(separator: ",").compactMap { UInt64($0) }
   } else if a == "--defaults" {
@@ -149,7 +158,18 @@ while let a = arguments.next() {
 if let simulateDirectory {
   for seed in seeds {
     for stressCase in simulatedCases {
-      let recording = stressCase.recording(seed: seed)
+      var recording = stressCase.recording(seed: seed)
+      if withoutAccelerometerBias {
+        // A clipped axis stays at the range: it read the range, not the bias.
+        let bias = recording.sensor.accelerometerBias
+        let range = recording.sensor.accelerometerRange
+        func unbiased(_ x: Double, _ b: Double) -> Double { abs(x) >= range ? x : x - b }
+        for i in recording.samples.indices {
+          let a = recording.samples[i].acceleration
+          recording.samples[i].acceleration = Vector3(
+            unbiased(a.x, bias.x), unbiased(a.y, bias.y), unbiased(a.z, bias.z))
+        }
+      }
       let path = "\(simulateDirectory)/\(simulatedPrefix)_\(stressCase.name)_s\(seed).csv"
       do {
         try recording.broadCSV().write(toFile: path, atomically: true, encoding: .utf8)
