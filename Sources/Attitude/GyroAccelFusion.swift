@@ -98,6 +98,12 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   var confirmedVariance: Double
 
   var gyroOrientation = Quaternion.identity
+  /// The last sample's bias-corrected rotation rate, rad/s: a step across
+  /// lost samples turns at the mean of it and the next.
+  var lastRate = Vector3.zero
+  /// A step longer than this is samples lost, seconds: motion sensors with a
+  /// gyroscope report at 100 Hz or more, IIO hubs at 20 Hz at the slowest.
+  static let lostSamplesStep = 0.05
   var inclinationCorrection = Quaternion.identity
   /// The low-passed specific force, g, almost-inertial frame, and its rate
   /// of change, g/s: the state of a second-order Butterworth low-pass.
@@ -451,7 +457,14 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     // `self` right after being stored, it would wait for the store to reach
     // the cache (the compiler's loads straddle its stores), every sample.
     var g = gyroOrientation
-    if dt > 0 { g = (g * Quaternion(rotationRate: rate, interval: dt)).renormalized }
+    if dt > 0 {
+      // Across samples lost (a step longer than any motion sensor's
+      // interval), the card turned at neither end's rate alone: the mean of
+      // the two is the turn's second-order estimate.
+      let turnRate = dt > Self.lostSamplesStep ? (rate + lastRate) * 0.5 : rate
+      g = (g * Quaternion(rotationRate: turnRate, interval: dt)).renormalized
+    }
+    lastRate = rate
     if sample.rotationRate != nil {
       detectRest(gyro: gyro, acceleration: acceleration, dt: dt, orientation: &g)
     }
