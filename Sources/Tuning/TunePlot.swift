@@ -363,6 +363,57 @@ public struct TunePlot: Sendable {
       }
     }
     let plotArea = (x0: x0 + 2, y0: y + 2, x1: x1 - 2, y1: bottom - 2)
+    /// The box that `canvas.text` will record for `label` drawn centred at `c`.
+    func labelBox(
+      _ label: String, at c: (Double, Double), size: Double, width w: Double, kind: TextBox.Kind
+    )
+      -> TextBox
+    {
+      TextBox(
+        x0: c.0 - w / 2, y0: c.1 - 0.6 * size, x1: c.0 + w / 2, y1: c.1 + 0.65 * size, kind: kind,
+        text: label)
+    }
+    func inPlotArea(_ box: TextBox) -> Bool {
+      box.x0 >= plotArea.x0 && box.x1 <= plotArea.x1 && box.y0 >= plotArea.y0
+        && box.y1 <= plotArea.y1
+    }
+    /// Whether `box`, led to from `p`, is clear at `level`: 0, its box and
+    /// leader cross nothing (`also` holds boxes not drawn yet); 1, its box
+    /// crosses no text, mark or leader and its leader no text (it may cross a
+    /// mark or a ring); 2, its box overlaps no text or mark.
+    func isClear(
+      _ box: TextBox, from p: (Double, Double), level: Int, leader: Bool, also: [TextBox] = []
+    ) -> Bool {
+      guard !obstacles.contains(where: box.overlaps), !also.contains(where: box.overlaps) else {
+        return false
+      }
+      if level < 2 {
+        guard !canvas.leaders.contains(where: { $0.crosses(box) }) else { return false }
+      }
+      if level == 0 { guard !rings.contains(where: box.overlaps) else { return false } }
+      if level < 2, leader, let line = leaderLine(from: p, to: box) {
+        let crossable = level == 0 ? obstacles + rings : obstacles.filter { !$0.text.isEmpty }
+        if (crossable + also).contains(where: { !$0.contains(p) && line.crosses($0) }) {
+          return false
+        }
+      }
+      return true
+    }
+    func draw(
+      _ label: String, at c: (Double, Double), near p: (Double, Double), size: Double,
+      kind: TextBox.Kind, fill: String, weight: String? = nil, leader: Bool
+    ) {
+      let box = canvas.text(
+        label, x: c.0, y: c.1 + size * 0.35, size: size, anchor: "middle", weight: weight,
+        fill: fill, kind: kind)
+      obstacles.append(box)
+      if leader, let line = leaderLine(from: p, to: box) {
+        canvas.leaders.append(line)
+        canvas.add(
+          "<line x1=\"\(f(line.x0))\" y1=\"\(f(line.y0))\" x2=\"\(f(line.x1))\" y2=\"\(f(line.y1))\" stroke=\"\(fill)\" stroke-width=\"1\"/>\n"
+        )
+      }
+    }
     func place(
       _ label: String, near p: (Double, Double), size: Double, distances: [Double],
       kind: TextBox.Kind,
@@ -371,59 +422,66 @@ public struct TunePlot: Sendable {
       let w = Canvas.textWidth(label, size: size, bold: weight != nil)
       let h = size * 1.15
       var fallback: (Double, Double)?
-      // First a place whose box and leader cross nothing; failing that, one
-      // whose box crosses no text, mark or leader (its own leader may cross
-      // a mark or a ring); failing that, one whose box overlaps no text or mark.
       for level in 0..<3 {
         for r in distances {
           for (dx, dy) in [
             (1.0, 0.0), (-1, 0), (0, -1), (0, 1), (1, -1), (-1, -1), (1, 1), (-1, 1),
             (0.5, -1), (-0.5, -1), (0.5, 1), (-0.5, 1), (1, -0.5), (-1, -0.5), (1, 0.5), (-1, 0.5),
           ] {
-            let cx = p.0 + dx * (r + (dx == 0 ? 0 : w / 2))
-            let cy = p.1 + dy * (r + (dy == 0 ? 0 : h / 2))
-            // The box that `canvas.text` will record for the label drawn at (cx, cy).
-            let box = TextBox(
-              x0: cx - w / 2, y0: cy - 0.6 * size, x1: cx + w / 2, y1: cy + 0.65 * size, kind: kind,
-              text: label)
-            guard box.x0 >= plotArea.x0, box.x1 <= plotArea.x1, box.y0 >= plotArea.y0,
-              box.y1 <= plotArea.y1
-            else { continue }
-            if fallback == nil { fallback = (cx, cy) }
-            guard !obstacles.contains(where: box.overlaps) else { continue }
-            if level < 2 {
-              guard !canvas.leaders.contains(where: { $0.crosses(box) }) else { continue }
-            }
-            if level == 0 { guard !rings.contains(where: box.overlaps) else { continue } }
-            // Its leader, if it has one, crosses no other text (nor mark nor ring, at first).
-            if level < 2, leader, let line = leaderLine(from: p, to: (cx, cy), box: box),
-              (level == 0 ? obstacles + rings : obstacles.filter { !$0.text.isEmpty })
-                .contains(where: { !$0.contains(p) && line.crosses($0) })
-            {
-              continue
-            }
-            draw(at: (cx, cy))
+            let c = (p.0 + dx * (r + (dx == 0 ? 0 : w / 2)), p.1 + dy * (r + (dy == 0 ? 0 : h / 2)))
+            let box = labelBox(label, at: c, size: size, width: w, kind: kind)
+            guard inPlotArea(box) else { continue }
+            if fallback == nil { fallback = c }
+            guard isClear(box, from: p, level: level, leader: leader) else { continue }
+            draw(
+              label, at: c, near: p, size: size, kind: kind, fill: fill, weight: weight,
+              leader: leader)
             return
           }
         }
       }
-      if let fallback { draw(at: fallback) }
-      func draw(at c: (Double, Double)) {
-        let box = canvas.text(
-          label, x: c.0, y: c.1 + size * 0.35, size: size, anchor: "middle", weight: weight,
-          fill: fill, kind: kind)
-        obstacles.append(box)
-        if leader, let line = leaderLine(from: p, to: c, box: box) {
-          canvas.leaders.append(line)
-          canvas.add(
-            "<line x1=\"\(f(line.x0))\" y1=\"\(f(line.y0))\" x2=\"\(f(line.x1))\" y2=\"\(f(line.y1))\" stroke=\"\(fill)\" stroke-width=\"1\"/>\n"
-          )
-        }
+      if let fallback {
+        draw(
+          label, at: fallback, near: p, size: size, kind: kind, fill: fill, weight: weight,
+          leader: leader)
       }
     }
-    /// The line from a point to its label drawn at `c`, ending at the label's
-    /// box; `nil` when the label is close enough to need none.
-    func leaderLine(from p: (Double, Double), to c: (Double, Double), box: TextBox) -> Leader? {
+    /// The rank labels of a cluster of points as one column beside it, at the
+    /// first place where every label is clear (level 0, else 1); `false` when
+    /// there is none.
+    func placeColumn(_ cluster: [Int], size: Double, distances: [Double]) -> Bool {
+      let labels = cluster.map { "\($0 + 1)" }
+      let widths = labels.map { Canvas.textWidth($0, size: size) }
+      let columns = TunePlot.columnPlaces(
+        of: cluster.map { points[$0] }, widths: widths, lineHeight: size * 1.25 + 1,
+        distances: distances, within: plotArea)
+      for level in 0..<2 {
+        for column in columns {
+          let boxes = zip(labels, zip(column, widths)).map {
+            labelBox($0, at: $1.0, size: size, width: $1.1, kind: .pointLabel)
+          }
+          guard boxes.allSatisfy(inPlotArea) else { continue }
+          let clear = boxes.indices.allSatisfy { k in
+            isClear(
+              boxes[k], from: points[cluster[k]], level: level, leader: true,
+              also: boxes.indices.filter { $0 != k }.map { boxes[$0] })
+          }
+          guard clear else { continue }
+          for (k, i) in cluster.enumerated() {
+            draw(
+              labels[k], at: column[k], near: points[i], size: size, kind: .pointLabel,
+              fill: "#222", leader: true)
+          }
+          return true
+        }
+      }
+      return false
+    }
+    /// The line from a point to its label's box, ending at the box; `nil`
+    /// when the label is close enough to need none.
+    func leaderLine(from p: (Double, Double), to box: TextBox) -> Leader? {
+      // The centre `labelBox` drew it around (0.6 of the 1.25 sizes above it).
+      let c = ((box.x0 + box.x1) / 2, box.y0 + (box.y1 - box.y0) * 0.6 / 1.25)
       guard (c.0 - p.0).magnitude + (c.1 - p.1).magnitude > 14 else { return nil }
       return Leader(
         x0: p.0, y0: p.1, x1: min(max(p.0, box.x0), box.x1), y1: min(max(p.1, box.y0), box.y1),
@@ -451,12 +509,20 @@ public struct TunePlot: Sendable {
         near: p, size: 12, distances: [22, 40, 60], kind: .callout, fill: color, weight: "bold",
         leader: true)
     }
-    for (i, p) in points.enumerated() {
-      place(
-        "\(i + 1)", near: p, size: 10, distances: [7, 14, 24, 36, 50, 66, 84, 104],
-        kind: .pointLabel,
-        fill: "#222",
-        leader: true)
+    // Points on one spot get their labels as one column, in rank order: the
+    // leaders of labels placed one by one ran through the first ones.
+    let distances = [7.0, 14, 24, 36, 50, 66, 84, 104]
+    for cluster in TunePlot.clusters(points, within: 4) {
+      if cluster.count > 1,
+        placeColumn(cluster, size: 10, distances: distances.dropFirst().map { $0 })
+      {
+        continue
+      }
+      for i in cluster {
+        place(
+          "\(i + 1)", near: points[i], size: 10, distances: distances, kind: .pointLabel,
+          fill: "#222", leader: true)
+      }
     }
     // The key: rank and the options, as the table has them.
     var ly = y + 10

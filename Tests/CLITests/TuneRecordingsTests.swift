@@ -142,20 +142,10 @@ import Testing
         crossings.append("the leader to \"\(line.text)\" crosses \"\(b.text)\"")
       }
     }
-    if file.contains("broad07") || file.hasSuffix("demo.evemu") {
-      // Since the fusion's new start, broad07's five unfiltered settings
-      // (ranks 1-5) sit on one point at the plot's left edge (lag ≤ 1 ms):
-      // their labels can only go right, and the greedy placement fans the
-      // later leaders through the first labels. Known: a placement that
-      // arranges a cluster's labels as a whole is still to do. demo.evemu
-      // since the fusion follows its start's mean at every sample (issue
-      // 19, fifth session): the leader to "4" crosses "2".
-      withKnownIssue("leaders of a cluster on the plot's edge cross its first labels") {
-        for crossing in crossings { Issue.record(Comment(rawValue: crossing)) }
-      }
-    } else {
-      for crossing in crossings { Issue.record(Comment(rawValue: crossing)) }
-    }
+    // Settings on one spot (broad07's five unfiltered ones at the plot's
+    // left edge, demo.evemu's 1-4) have their labels in one column.
+    #expect(crossings.isEmpty, "\(crossings)")
+    #expect(plot.renderWithLeaders().svg == svg, "the same plot draws the same SVG")
     #expect(
       boxes.contains { $0.kind == .callout && $0.text.hasPrefix("recommended") }
         || plot.recommended == plot.defaultSetting)
@@ -216,6 +206,26 @@ import Testing
           "\(series.name) \(angle): a step of \(worst.step)° at \(worst.at) s for \(worst.motion)° of motion"
         )
       }
+    }
+  }
+
+  /// Coincident points are one cluster; a column of their labels shares its
+  /// near edge, beyond every point, and its labels do not overlap.
+  @Test func coincidentPointsGetOneColumnBesideThem() {
+    let points = [(100.0, 50.0), (100.5, 50.2), (300, 50), (100, 49.8), (105, 50)]
+    #expect(TunePlot.clusters(points, within: 4) == [[0, 1, 3], [2], [4]])
+    let widths = [6.4, 6.4, 12.8]
+    let area = (x0: 0.0, y0: 0.0, x1: 500.0, y1: 58.0)
+    let columns = TunePlot.columnPlaces(
+      of: [points[0], points[1], points[3]], widths: widths, lineHeight: 13.5, distances: [14],
+      within: area)
+    #expect(!columns.isEmpty)
+    for column in columns {
+      let nearEdges = zip(column, widths).map { c, w in c.0 > 100.5 ? c.0 - w / 2 : c.0 + w / 2 }
+      #expect(nearEdges.allSatisfy { abs($0 - nearEdges[0]) < 1e-9 }, "\(column)")
+      #expect(nearEdges[0] >= 114.5 || nearEdges[0] <= 86, "\(column)")
+      for (a, b) in zip(column, column.dropFirst()) { #expect(b.1 - a.1 == 13.5) }
+      #expect(column.last!.1 + 6.75 <= area.y1 + 1e-9, "moved inside the area: \(column)")
     }
   }
 
