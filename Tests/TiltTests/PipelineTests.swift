@@ -205,30 +205,44 @@ private final class EagerParticipant: LoopParticipant {
   }
 }
 
-/// Performs `commands` at given wall times of a paced replay.
+/// Performs `commands` at given wall times of a paced replay, each once the
+/// frames have shown the one before (`framesShown` grew since): on a busy
+/// machine two commands due in one turn would otherwise change the state
+/// twice between two frames, as no person at a keyboard can.
 private final class Commander: LoopParticipant {
   let pipeline: TiltPipeline
   let start = LoopClock.now()
   var script: [(wall: Double, command: CardSession.Command)]
+  let framesShown: () -> Int
+  private var framesAtLastCommand = -1
   /// The source time each command was performed at.
   var performed: [(time: Double, command: CardSession.Command)] = []
 
-  init(pipeline: TiltPipeline, script: [(wall: Double, command: CardSession.Command)]) {
+  init(
+    pipeline: TiltPipeline, script: [(wall: Double, command: CardSession.Command)],
+    framesShown: @escaping () -> Int
+  ) {
     self.pipeline = pipeline
     self.script = script
+    self.framesShown = framesShown
   }
+
+  private var lastCommandShown: Bool { framesShown() > framesAtLastCommand }
 
   var pollDescriptors: [Int32] { [] }
   var deadline: MonotonicInstant? {
-    script.first.map { MonotonicInstant(nanoseconds: Int64((start + $0.wall) * 1e9)) }
+    guard lastCommandShown else { return nil }  // the frame's own deadline wakes the loop
+    return script.first.map { MonotonicInstant(nanoseconds: Int64((start + $0.wall) * 1e9)) }
   }
 
   func service(ready: Set<Int32>) throws {
-    while let next = script.first, start + next.wall <= LoopClock.now() {
-      script.removeFirst()
-      performed.append((pipeline.currentTime(), next.command))
-      try pipeline.perform(next.command)
+    guard lastCommandShown, let next = script.first, start + next.wall <= LoopClock.now() else {
+      return
     }
+    script.removeFirst()
+    performed.append((pipeline.currentTime(), next.command))
+    framesAtLastCommand = framesShown()
+    try pipeline.perform(next.command)
   }
 }
 
@@ -250,7 +264,7 @@ private final class Commander: LoopParticipant {
       pipeline: pipeline,
       script: [
         (0.05, .toggleUpdates), (0.10, .toggleUpdates), (0.15, .toggleUpdates), (0.20, .flip),
-      ])
+      ], framesShown: { frames.count })
     player.participants = [commander]
     try player.play(source, speedFactor: 6)  // 12 s of recording in 2 s; rest until 0.25 s
     #expect(commander.performed.count == 4)
