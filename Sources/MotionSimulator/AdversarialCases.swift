@@ -43,34 +43,18 @@ public enum AdversarialCases {
       name: "face-down",
       summary: "the card upside down (gravity along −z, within 0.3 rad), 60 s of hand motion",
       make: { seed in
-        var rng = SeededGenerator(seed: seed)
-        let (turn, push) = StressSuite.hand(&rng, rotation: 40, translation: 0.2)
-        let flip = Quaternion(axis: Vector3(1, 0, 0), angle: .pi)
-        let start = Quaternion(axis: rng.direction(), angle: rng.uniform(0...0.3)) * flip
-        return SimulatedRecording(
-          name: "face-down",
-          trajectory: Trajectory(
-            duration: 60, start: start,
-            angularVelocity: { t in turn.value(at: t) * window(t, 3, 60) },
-            linearAcceleration: { t in push.value(at: t) * window(t, 3, 60) }),
-          sensor: StressSuite.wideRange(&rng), seed: rng.next())
+        handMotion(seed: seed, name: "face-down") { _ in
+          Quaternion(axis: Vector3(1, 0, 0), angle: .pi)
+        }
       }),
     StressCase(
       name: "on-edge",
       summary: "the card on its edge (gravity along ±x, within 0.3 rad), 60 s of hand motion",
       make: { seed in
-        var rng = SeededGenerator(seed: seed)
-        let (turn, push) = StressSuite.hand(&rng, rotation: 40, translation: 0.2)
-        let side = rng.uniform(0...1) < 0.5 ? 1.0 : -1.0
-        let edge = Quaternion(axis: Vector3(0, 1, 0), angle: side * .pi / 2)
-        let start = Quaternion(axis: rng.direction(), angle: rng.uniform(0...0.3)) * edge
-        return SimulatedRecording(
-          name: "on-edge",
-          trajectory: Trajectory(
-            duration: 60, start: start,
-            angularVelocity: { t in turn.value(at: t) * window(t, 3, 60) },
-            linearAcceleration: { t in push.value(at: t) * window(t, 3, 60) }),
-          sensor: StressSuite.wideRange(&rng), seed: rng.next())
+        handMotion(seed: seed, name: "on-edge") { rng in
+          let side = rng.uniform(0...1) < 0.5 ? 1.0 : -1.0
+          return Quaternion(axis: Vector3(0, 1, 0), angle: side * .pi / 2)
+        }
       }),
     StressCase(
       name: "long-rest-then-fast",
@@ -309,6 +293,24 @@ public enum AdversarialCases {
       out.samples[i].rotationRate = Vector3(quantized(d.x), quantized(d.y), quantized(d.z))
     }
     return out
+  }
+
+  /// 60 s of hand motion (40 °/s, 0.2 g) from `base` turned by up to 0.3 rad
+  /// about a random axis.
+  static func handMotion(
+    seed: UInt64, name: String, base: (inout SeededGenerator) -> Quaternion
+  ) -> SimulatedRecording {
+    var rng = SeededGenerator(seed: seed)
+    let (turn, push) = StressSuite.hand(&rng, rotation: 40, translation: 0.2)
+    let start = base(&rng)
+    let tilted = Quaternion(axis: rng.direction(), angle: rng.uniform(0...0.3)) * start
+    return SimulatedRecording(
+      name: name,
+      trajectory: Trajectory(
+        duration: 60, start: tilted,
+        angularVelocity: { t in turn.value(at: t) * window(t, 3, 60) },
+        linearAcceleration: { t in push.value(at: t) * window(t, 3, 60) }),
+      sensor: StressSuite.wideRange(&rng), seed: rng.next())
   }
 
   public static func named(_ name: String) -> StressCase? { cases.first { $0.name == name } }
