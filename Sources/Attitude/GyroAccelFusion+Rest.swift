@@ -140,7 +140,7 @@ extension GyroAccelFusion {
   ///   the vertical: a bias that changed in a random direction would have
   ///   shown across gravity as well.
   mutating func observeBiasAtRest(
-    _ seen: (rate: Vector3, variance: Double, up: Vector3)?, mean: Vector3, variance: Double
+    _ seen: GravityTurn?, mean: Vector3, variance: Double
   ) {
     guard let seen else {
       observe(mean, along: Vector3(1, 0, 0), variance: variance)
@@ -148,7 +148,7 @@ extension GyroAccelFusion {
       observe(mean, along: Vector3(0, 0, 1), variance: variance)
       return
     }
-    let turn = Self.turnBeyondNoise(seen)
+    let turn = seen.beyondNoise
     let acrossVariance = variance + (turn == .zero ? 0 : seen.variance)
     let measurement = mean - turn
     let up = seen.up
@@ -170,14 +170,6 @@ extension GyroAccelFusion {
     if observesVertical { observe(measurement, along: up, variance: verticalVariance) }
   }
 
-  /// The turn across gravity that `seen` shows beyond its noise: the
-  /// measured rate scaled by (|ω⊥|² − 2σ²)/|ω⊥|² when positive, else zero.
-  static func turnBeyondNoise(_ seen: (rate: Vector3, variance: Double, up: Vector3)) -> Vector3 {
-    let measured2 = seen.rate.lengthSquared
-    let excess = measured2 - 2 * seen.variance
-    return excess > 0 ? seen.rate * (excess / measured2) : .zero
-  }
-
   /// The variance of each axis of the bias once a rest with mean rate `mean`
   /// has contradicted the estimate: the estimate's own, and the change the
   /// rest shows across gravity (its mean less the turn the accelerometer
@@ -185,10 +177,10 @@ extension GyroAccelFusion {
   /// about each axis (half its square across). Nothing shows a change about
   /// the vertical, so none is assumed there.
   func contradictedVariance(
-    _ seen: (rate: Vector3, variance: Double, up: Vector3)?, mean: Vector3
+    _ seen: GravityTurn?, mean: Vector3
   ) -> Double {
     guard let seen else { return maximumBias2 }
-    let change = mean - Self.turnBeyondNoise(seen) - bias
+    let change = mean - seen.beyondNoise - bias
     let across = change - seen.up * change.dot(seen.up)
     return min(maximumBias2, biasCovariance.largestVariance + across.lengthSquared / 2)
   }

@@ -63,38 +63,40 @@ struct RestWindow: Sendable {
       .renormalized
   }
 
-  /// True when the accelerometer shows that the card did not turn at `rate`
-  /// (rad/s, card frame) during the window: a turn about a horizontal axis
-  /// moves gravity g in the card frame at `−rate × g`, and the fitted slope
-  /// of the readings is closer to no motion at all than to that. A turn
-  /// about the vertical moves nothing and is never disproved; nor is a turn
-  /// too slow to move gravity beyond the gyroscope's noise (3σ of a mean
-  /// with variance `gyroscopeNoise2`) and 1 mrad over the window.
   /// Whether the accelerometer shows the card turning about a horizontal
   /// axis at `rate` (rad/s, card frame) as the gyroscope says, rather than
   /// still: the window is then a slow turn, not a rest, whatever the bias.
   func accelerometerConfirmsTurn(by rate: Vector3, gyroscopeNoise2: Double) -> Bool {
-    guard count > 2, let g = accelerationSum.normalized else { return false }
-    let predicted = -rate.cross(g)
-    let turn2 = predicted.lengthSquared * duration * duration
-    guard turn2 > 9 * gyroscopeNoise2 * duration * duration + 1e-6 else { return false }
-    let n = count
-    let spread = time2Sum - timeSum * timeSum / n
-    guard spread > 0 else { return false }
-    let slope = (accelerationTimeSum - accelerationSum * (timeSum / n)) / spread
-    return (slope - predicted).lengthSquared < slope.lengthSquared
+    guard let s = slopes(turningAt: rate, gyroscopeNoise2: gyroscopeNoise2) else { return false }
+    return (s.fitted - s.predicted).lengthSquared < s.fitted.lengthSquared
   }
 
+  /// True when the accelerometer shows that the card did not turn at `rate`
+  /// (rad/s, card frame) during the window: the fitted slope of the
+  /// readings is closer to no motion at all than to the turn's.
   func accelerometerDisprovesTurn(by rate: Vector3, gyroscopeNoise2: Double) -> Bool {
-    guard count > 2, let g = accelerationSum.normalized else { return false }
+    guard let s = slopes(turningAt: rate, gyroscopeNoise2: gyroscopeNoise2) else { return false }
+    return s.fitted.lengthSquared < (s.fitted - s.predicted).lengthSquared
+  }
+
+  /// The readings' fitted slope over the window, g/s, beside the slope a turn
+  /// at `rate` would give: a turn about a horizontal axis moves gravity g in
+  /// the card frame at `−rate × g`. Nil for a window too short to fit, and
+  /// for a turn that shows nothing: about the vertical (it moves nothing),
+  /// or too slow to move gravity beyond the gyroscope's noise (3σ of a mean
+  /// with variance `gyroscopeNoise2`) and 1 mrad over the window.
+  private func slopes(turningAt rate: Vector3, gyroscopeNoise2: Double)
+    -> (fitted: Vector3, predicted: Vector3)?
+  {
+    guard count > 2, let g = accelerationSum.normalized else { return nil }
     let predicted = -rate.cross(g)
     let turn2 = predicted.lengthSquared * duration * duration
-    guard turn2 > 9 * gyroscopeNoise2 * duration * duration + 1e-6 else { return false }
+    guard turn2 > 9 * gyroscopeNoise2 * duration * duration + 1e-6 else { return nil }
     let n = count
     let spread = time2Sum - timeSum * timeSum / n
-    guard spread > 0 else { return false }
+    guard spread > 0 else { return nil }
     let slope = (accelerationTimeSum - accelerationSum * (timeSum / n)) / spread
-    return slope.lengthSquared < (slope - predicted).lengthSquared
+    return (slope, predicted)
   }
 
   /// The turn across gravity that the accelerometer shows over the window,
@@ -103,7 +105,7 @@ struct RestWindow: Sendable {
   /// its two components from the fit's residuals (the accelerometer's noise
   /// and a hand's tremor, as this device has them), (rad/s)², and the unit
   /// vector up. Nil for a window too short to fit.
-  func turnAcrossGravity() -> (rate: Vector3, variance: Double, up: Vector3)? {
+  func turnAcrossGravity() -> GravityTurn? {
     let n = count
     guard n > 3 else { return nil }
     let spread = time2Sum - timeSum * timeSum / n
@@ -114,6 +116,25 @@ struct RestWindow: Sendable {
     // Σ|a − ā − ġ(t − t̄)|² = Σ|a|² − n·|ā|² − |ġ|²·spread.
     let residual = accelerationSquareSum - n * g2 - slope.lengthSquared * spread
     let slopeVariance = max(0, residual) / (3 * (n - 2) * spread)
-    return (-mean.cross(slope) / g2, slopeVariance / g2, up)
+    return GravityTurn(rate: -mean.cross(slope) / g2, variance: slopeVariance / g2, up: up)
+  }
+}
+
+/// The turn across gravity that a window's readings show
+/// (``RestWindow/turnAcrossGravity()``).
+struct GravityTurn: Sendable {
+  /// The turn, rad/s, card frame (across gravity).
+  var rate: Vector3
+  /// The variance of each of its two components, (rad/s)².
+  var variance: Double
+  /// The unit vector up, card frame.
+  var up: Vector3
+
+  /// The turn beyond the noise: the rate scaled by (|ω⊥|² − 2σ²)/|ω⊥|² when
+  /// positive, else zero (a still card's noise is not taken for a turn).
+  var beyondNoise: Vector3 {
+    let measured2 = rate.lengthSquared
+    let excess = measured2 - 2 * variance
+    return excess > 0 ? rate * (excess / measured2) : .zero
   }
 }
