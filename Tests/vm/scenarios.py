@@ -89,12 +89,17 @@ def s1_accelerometer():
     # was descheduled longer than the kernel's 64-event buffer lasts at 256 Hz
     # on a loaded host; tilt-cli says so on stderr), there is no exact
     # comparison to make: try again, at most 3 times.
-    for attempt in range(1, 4):
-        result = _s1_attempt(attempt)
+    return _retried_while_events_lost(_s1_attempt, "the reference reader or tilt-cli")
+
+
+def _retried_while_events_lost(attempt, readers):
+    """attempt(n) for n = 1, 2, 3 until it returns a result (None: the kernel
+    dropped events for one of `readers`); the result says which attempt it was."""
+    for n in range(1, 4):
+        result = attempt(n)
         if result is not None:
-            return result + ("" if attempt == 1 else " (attempt %d: events were lost before)" % attempt)
-    raise Failure("the kernel dropped events (SYN_DROPPED, for the reference reader or tilt-cli) in 3 attempts: "
-                  "the host is too loaded")
+            return result + ("" if n == 1 else " (attempt %d: events were lost before)" % n)
+    raise Failure("the kernel dropped events (SYN_DROPPED, for %s) in 3 attempts: the host is too loaded" % readers)
 
 
 def _s1_attempt(attempt):
@@ -2403,12 +2408,7 @@ def _without_one_sample(events):
 def s35_batched_reads():
     """Live with display frames on a 250 Hz IMU wakes about once a display frame
     (ReadBatching), loses no sample, and the kernel drops none; beside the C loop."""
-    for attempt in range(1, 4):
-        result = _s35_attempt(attempt)
-        if result is not None:
-            return result + ("" if attempt == 1 else " (attempt %d: events were lost before)" % attempt)
-    raise Failure("the kernel dropped events (SYN_DROPPED, for the reference reader, tilt-cli or the C loop) "
-                  "in 3 attempts: the host is too loaded")
+    return _retried_while_events_lost(_s35_attempt, "the reference reader, tilt-cli or the C loop")
 
 
 def _s35_attempt(attempt):
