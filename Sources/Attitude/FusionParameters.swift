@@ -85,7 +85,11 @@ public struct FusionParameters: Hashable, Sendable {
   /// square of this each second (temperature drift), up to
   /// ``maximumBias``². Small values keep a slow turn about the vertical from
   /// passing for rest for longer; large ones let the bias follow a warming
-  /// sensor sooner, and let motion move it faster.
+  /// sensor sooner, and let motion move it faster. A bias that moves faster
+  /// than this allows (a ramp of degrees per second in minutes) shows in
+  /// the motion's corrections, whose mean over ``usageTimeConstant`` then
+  /// no longer averages out: the covariance is raised to what that mean
+  /// shows (the fusion's covariance matching).
   public var biasRandomWalk: Double = 0.01 * .pi / 180
 
   /// In motion, the accelerometer time constant follows how the card is
@@ -120,7 +124,10 @@ public struct FusionParameters: Hashable, Sendable {
   /// motion only (rest leaves them alone). How a card is used changes
   /// slowly, and a push's quiet moments (a hand turning back) must not
   /// shorten τ: with means over 6 s instead, τ shortened between pushes
-  /// and the slow translations lost 20–50 %.
+  /// and the slow translations lost 20–50 %. Also the span of the mean of
+  /// the bias's innovations in motion (see ``biasRandomWalk``): a bias that
+  /// ramps stays off for minutes, a car's corner or a fast turn's scale
+  /// error for seconds.
   public var usageTimeConstant: Double = 30
   /// The rotation rate, rad/s, below which the drift is the bias's rather
   /// than the turn's (s·ω₀ ≈ 0.1 °/s, a bias known to about that): a card

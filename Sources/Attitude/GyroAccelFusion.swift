@@ -42,7 +42,11 @@ import Foundation
 ///   (``FusionParameters/biasRandomWalk``), is bounded by
 ///   ``FusionParameters/maximumBias``², and shrinks with each observation,
 ///   so a bias known from a rest moves only slowly in motion
-///   (``FusionParameters/motionBiasNoise``) and cannot run away.
+///   (``FusionParameters/motionBiasNoise``) and cannot run away. Unless
+///   the corrections keep disagreeing with it: where their mean over half a
+///   minute of motion exceeds what noise and the covariance allow (a bias
+///   ramping as the sensor warms up), the covariance is raised to it, and
+///   the bias follows (covariance matching).
 /// - The gyroscope is always integrated. When the card rests (steady
 ///   gyroscope and accelerometer for ``FusionParameters/restMinimumDuration``),
 ///   the rest measures the bias on all three axes and the rest is
@@ -237,6 +241,19 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   let timeConstant2: Double
   /// 1 / ``FusionParameters/usageTimeConstant``, 1/s.
   let usageRate: Double
+  /// The mean over ``FusionParameters/usageTimeConstant`` of motion of the
+  /// bias error that each block's innovation (the two observed rows of
+  /// ``observeBiasInMotion(correction:interval:)``) points to, rad/s, card
+  /// frame; zero at rest.
+  var sustainedError = Vector3.zero
+  /// What noise alone leaves in the square of that mean, (rad/s)²:
+  /// ``FusionParameters/motionBiasNoise``² on each of the two observed
+  /// rows. Once, not divided by the τ₀s in the mean: what misleads the
+  /// corrections in motion (a lean, a push that persists, a merry-go-round)
+  /// is not new from one τ₀ to the next. And s², which times the square
+  /// rotation rate is what the scale error's drift adds.
+  let sustainedNoise2: Double
+  let scaleError2: Double
   let restDisagreementScale2: Double
   /// The readings' recent course, from which a knock jumps: the last
   /// correction block's (weighted) mean, g, almost-inertial frame.
@@ -291,6 +308,8 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     inverseTimeConstant3 = 1 / (tau0 * tau0 * tau0)
     timeConstant2 = tau0 * tau0
     usageRate = 1 / max(parameters.usageTimeConstant, 1e-9)
+    sustainedNoise2 = 2 * parameters.motionBiasNoise * parameters.motionBiasNoise
+    scaleError2 = scaleError * scaleError
     usageTranslation = 0
     usageRotation = 0
     memoryRate = 1 / (2 * tau0)
@@ -373,6 +392,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     let u = estimate.uncertainty
     biasCovariance = BiasCovariance(variances: Vector3(variance(u.x), variance(u.y), variance(u.z)))
     biasDrift2 = 2 * biasCovariance.largestVariance
+    sustainedError = .zero
     confirmedBias = bias
     confirmedVariance = biasCovariance.largestVariance
     isBiasConfirmed = false
@@ -393,6 +413,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     usageTranslation = 0
     usageRotation = 0
     recentRotation = 0
+    sustainedError = .zero
     recentAcceleration = .zero
     recentJump2 = 0
     restWindow.isOpen = false
@@ -604,6 +625,8 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       filteredRow2.step(row2, frequency: omega, interval: dt)
       filteredRotatedBias.step(rotatedBias, frequency: omega, interval: dt)
     }
+    // A rest measures the bias itself: what the innovations said before is old.
+    if isAtRest { sustainedError = .zero }
     guard learnBias, !starting, dt > 0 else { return }
     observeBiasInMotion(correction: correction, interval: dt)
   }
@@ -708,7 +731,47 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     biasCovariance.subtract(u1, u2, scale: -2 * s12 * inverseDeterminant)
     biasCovariance.subtract(u2, u2, scale: s11 * inverseDeterminant)
     biasCovariance.keepPositive(1e-3 * restGyroscopeNoise2)
+    matchSustainedInnovation(Vector3(z1, z2, 0), rows: h1, h2, interval: dt)
     clampBias()
+  }
+
+  /// Covariance matching (Mehra 1972) for a bias that moves faster than its
+  /// random walk (``FusionParameters/biasRandomWalk``, a steady sensor's):
+  /// a gyroscope warming up ramps by degrees per second in minutes, and the
+  /// estimate, sure of a bias a rest measured, lags further and further
+  /// while τ lengthens (``usageStretch``'s `d²` is what the covariance
+  /// allows). Its innovations then no longer average out: the mean over
+  /// ``FusionParameters/usageTimeConstant`` of motion of the bias errors
+  /// they point to (card frame) is the bias error, plus noise whose
+  /// expected square is known (``sustainedNoise2``, and the scale error's drift s²ω² that the
+  /// law counts as the turn's). Where the mean's square exceeds that noise
+  /// and what the covariance allows along its direction, the covariance is
+  /// raised to it there: the bias follows, and τ shortens with the drift.
+  /// (Simulated bias ramps of 1.5–3 °/s in 2 min, seeds 1 and 3: 1.03 and
+  /// 1.47 × VQF's RMSE before, 0.38 and 0.75 × with it. With the noise
+  /// divided by the mean's 10 τ₀s, 0.23 and 0.50 ×, but a push turning
+  /// slowly in the world for two minutes moved a known bias by 0.48 °/s.)
+  @inline(__always)
+  mutating func matchSustainedInnovation(
+    _ innovation: Vector3, rows h1: Vector3, _ h2: Vector3, interval dt: Double
+  ) {
+    let x = dt * usageRate
+    // The bias error, card frame, that this block's innovation points to:
+    // a bias error stays put in the card frame however the card turns,
+    // while a push that misleads the accelerometer (a car's corner, a
+    // merry-go-round) stays put in the world and averages out here.
+    let blockError =
+      h1 * (innovation.x / max(h1.lengthSquared, 1e-6)) + h2
+      * (innovation.y / max(h2.lengthSquared, 1e-6))
+    sustainedError += (blockError - sustainedError) * (x / (1 + x))
+    let error = sustainedError
+    let e2 = error.lengthSquared
+    // Within the noise (the common case): nothing to match.
+    let noise = sustainedNoise2 + scaleError2 * recentRotation
+    guard e2 > noise else { return }
+    let allowed = error.dot(biasCovariance.multiply(error)) / e2
+    let excess = e2 - noise - allowed
+    if excess > 0 { biasCovariance.subtract(error, error, scale: -excess / e2) }
   }
 
   /// The distance within which a short-term gyroscope mean agrees with
