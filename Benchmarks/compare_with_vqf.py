@@ -82,12 +82,58 @@ def run_vqf(path, passes, make=vqf.VQF):
     return inclination_rmse(out["quat6D"], truth, scored), statistics.median(costs), windows
 
 
+def run_vqf_learning_late(path):
+    """VQF with its motion bias learning off for its first tauAcc seconds (it
+    learns at rest and after): what VQF gives without the corrections its
+    start's mean makes, which its bias learns from as if they were drift."""
+    gyr, acc, truth, scored, ts, times = load(path)
+    filt = vqf.VQF(ts)
+    filt.setMotionBiasEstEnabled(False)
+    k = int(np.searchsorted(times, times[0] + filt.params["tauAcc"]))
+    first = filt.updateBatch(np.ascontiguousarray(gyr[:k]), np.ascontiguousarray(acc[:k]))["quat6D"]
+    filt.setMotionBiasEstEnabled(True)
+    rest = filt.updateBatch(np.ascontiguousarray(gyr[k:]), np.ascontiguousarray(acc[k:]))["quat6D"]
+    return inclination_rmse(np.vstack([first, rest]), truth, scored)
+
+
+def print_spread(rows):
+    """Per kind of simulated case (its name less the seed), over its seeds:
+    the distribution of ours / VQF, and how much of it is VQF's start (the
+    same with VQF's motion bias learning off for its first tauAcc seconds)."""
+    kinds = {}
+    for name, ours, theirs, late in rows:
+        kind = name.rsplit("_s", 1)[0]
+        kinds.setdefault(kind, []).append((name, ours / theirs, late / theirs, ours / late))
+    print("| kind | seeds | ours/VQF median | mean | worst | share above 1 "
+          "| VQF late/VQF median | share above 1 | ours/VQF late worst | share above 1 "
+          "| corr(log ours/VQF, log VQF late/VQF) |")
+    print("|" + "---|" * 11)
+    for kind, cases in kinds.items():
+        r = np.array([c[1] for c in cases])
+        g = np.array([c[2] for c in cases])
+        q = np.array([c[3] for c in cases])
+        worst = cases[int(np.argmax(r))][0].rsplit("_s", 1)[1]
+        corr = float(np.corrcoef(np.log(r), np.log(g))[0, 1]) if len(cases) > 2 else float("nan")
+        print(
+            f"| {kind} | {len(cases)} | {np.median(r):.3f} | {r.mean():.3f} "
+            f"| {r.max():.3f} (seed {worst}) "
+            f"| {np.mean(r > 1):.3f} | {np.median(g):.3f} | {np.mean(g > 1):.3f} | {q.max():.3f} "
+            f"| {np.mean(q > 1):.3f} | {corr:.2f} |"
+        )
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--bench", required=True)
     p.add_argument("--passes", type=int, default=7)
     p.add_argument("--command", required=True)
     p.add_argument("--save-reference", help="write VQF, BasicVQF and low-pass RMSEs here (JSON)")
+    p.add_argument(
+        "--spread",
+        action="store_true",
+        help="after the table, per kind of simulated case: the distribution of ours/VQF over its "
+        "seeds, beside VQF with its motion bias learning off for its first tauAcc seconds",
+    )
     p.add_argument("trials", nargs="+")
     a = p.parse_args()
 
@@ -107,6 +153,7 @@ def main():
     )
     print("|" + "---|" * 15)
     reference = {}
+    spread = []
     met = 0
     for path in a.trials:
         name = path.rsplit("/", 1)[-1].removesuffix(".csv")
@@ -115,6 +162,8 @@ def main():
         r = ours[name]
         number = name.split("_")[1] if name.startswith("broad_") else name
         reference[number] = {"vqf": vqf_rmse, "basicvqf": basic_rmse, "lowpass": r["lowpass_rmse_deg"]}
+        if a.spread:
+            spread.append((name, r["fusion_rmse_deg"], vqf_rmse, run_vqf_learning_late(path)))
         excess, k = window_excess(r["fusion_windows_deg"], vqf_windows)
         met += excess <= 1 and r["fusion_rmse_deg"] <= vqf_rmse
         print(
@@ -142,6 +191,9 @@ def main():
         f"calls counted inside all timed fusion passes. Machine: {platform.machine()}, "
         f"{platform.processor() or 'cpu n/a'}."
     )
+    if a.spread:
+        print()
+        print_spread(spread)
     print(f"Command: {a.command}")
     if a.save_reference:
         with open(a.save_reference, "w") as f:
