@@ -14,22 +14,6 @@ import Testing
 /// fusion, whose direction happens to add to the offset's in the fusion and
 /// to take from it in VQF.
 @Suite struct AccelerometerOffsetTests {
-  /// The recording's readings less its simulated accelerometer bias, a
-  /// clipped axis kept at the range (it read the range, not the bias): what
-  /// the fusion would do with the bias known exactly.
-  static func withoutOffset(_ recording: SimulatedRecording) -> SimulatedRecording {
-    var out = recording
-    let bias = recording.sensor.accelerometerBias
-    let range = recording.sensor.accelerometerRange
-    func unbiased(_ x: Double, _ b: Double) -> Double { abs(x) >= range ? x : x - b }
-    for i in out.samples.indices {
-      let a = out.samples[i].acceleration
-      out.samples[i].acceleration = Vector3(
-        unbiased(a.x, bias.x), unbiased(a.y, bias.y), unbiased(a.z, bias.z))
-    }
-    return out
-  }
-
   static func ups(_ recording: SimulatedRecording, _ parameters: FusionParameters) -> [Vector3] {
     var fusion = GyroAccelFusion(parameters: parameters)
     var up = Vector3(0, 0, 1)
@@ -65,7 +49,7 @@ import Testing
     #expect(offAccelerometer < 0.05, "\(offAccelerometer)° from the accelerometer's vertical")
 
     var fusion = GyroAccelFusion(parameters: parameters)
-    let own = InclinationScore.errors(&fusion, on: Self.withoutOffset(recording))
+    let own = InclinationScore.errors(&fusion, on: recording.withoutAccelerometerBias())
     let rmse = InclinationScore.rmse(own, times: times)
     #expect(rmse < 0.1, "RMSE without the offset \(rmse)°")
   }
@@ -78,7 +62,7 @@ import Testing
     let recording = AdversarialCases.named("face-down")!.recording(seed: 1)
     let times = recording.samples.map(\.time)
     var fusion = GyroAccelFusion()
-    let own = InclinationScore.errors(&fusion, on: Self.withoutOffset(recording))
+    let own = InclinationScore.errors(&fusion, on: recording.withoutAccelerometerBias())
     let rmse = InclinationScore.rmse(own, times: times)
     #expect(rmse < 0.17, "RMSE without the offset \(rmse)°")
   }

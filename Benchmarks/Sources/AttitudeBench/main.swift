@@ -159,17 +159,7 @@ if let simulateDirectory {
   for seed in seeds {
     for stressCase in simulatedCases {
       var recording = stressCase.recording(seed: seed)
-      if withoutAccelerometerBias {
-        // A clipped axis stays at the range: it read the range, not the bias.
-        let bias = recording.sensor.accelerometerBias
-        let range = recording.sensor.accelerometerRange
-        func unbiased(_ x: Double, _ b: Double) -> Double { abs(x) >= range ? x : x - b }
-        for i in recording.samples.indices {
-          let a = recording.samples[i].acceleration
-          recording.samples[i].acceleration = Vector3(
-            unbiased(a.x, bias.x), unbiased(a.y, bias.y), unbiased(a.z, bias.z))
-        }
-      }
+      if withoutAccelerometerBias { recording = recording.withoutAccelerometerBias() }
       let path = "\(simulateDirectory)/\(simulatedPrefix)_\(stressCase.name)_s\(seed).csv"
       do {
         try recording.broadCSV().write(toFile: path, atomically: true, encoding: .utf8)
