@@ -102,10 +102,33 @@ let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
     return
   }
   guard parts.count == 2, let key = tunable[parts[0]], let value = Double(parts[1]) else {
-    FileHandle.standardError.write("AttitudeBench: cannot set \(assignment)\n".data(using: .utf8)!)
-    exit(64)
+    fail("cannot set \(assignment): expected NAME=VALUE with a name from --defaults", status: 64)
   }
   parameters[keyPath: key] = value
+}
+
+let usage = """
+  usage: AttitudeBench [--passes N] [--set NAME=VALUE] [--accuracy-only] [--errors PREFIX]
+                       [--orientations PREFIX] [--profile | --profile-accel] [--grid FILE [--only fusion|accel]]
+                       CSV...
+         AttitudeBench --simulate DIR [--seeds 1,2,...] [--without-accelerometer-bias]
+         AttitudeBench --simulate-adversarial DIR [--seeds 1,2,...]
+         AttitudeBench --defaults      (the tunable constants' defaults, JSON)
+  """
+
+/// Prints `message` to standard error after the program's name and exits.
+func fail(_ message: String, status: Int32 = 1) -> Never {
+  FileHandle.standardError.write("AttitudeBench: \(message)\n".data(using: .utf8)!)
+  exit(status)
+}
+
+/// The trials named on the command line; a file that cannot be read ends the run, named.
+func readTrials(_ paths: [String]) -> [BroadTrial] {
+  do {
+    return try paths.map { try BroadTrial(contentsOf: URL(fileURLWithPath: $0)) }
+  } catch {
+    fail("\(error)")
+  }
 }
 
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
@@ -151,6 +174,11 @@ while let a = arguments.next() {
     orientationsPath = path
   } else if a == "--usable-max", let value = arguments.next().flatMap(Double.init) {
     parameters.usableAccelerationRange = parameters.usableAccelerationRange.lowerBound...value
+  } else if a == "--help" || a == "-h" {
+    print(usage)
+    exit(0)
+  } else if a.hasPrefix("-") {
+    fail("unknown option \(a), or its value is missing\n\(usage)", status: 64)
   } else {
     paths.append(a)
   }
@@ -179,10 +207,7 @@ if let simulateDirectory {
   exit(0)
 }
 if paths.isEmpty {
-  FileHandle.standardError.write(
-    "usage: AttitudeBench [--passes N] [--set NAME=VALUE] [--accuracy-only] CSV...\n".data(
-      using: .utf8)!)
-  exit(64)
+  fail("no trial given\n\(usage)", status: 64)
 }
 
 func upVectors<E: AttitudeEstimator>(_ estimator: inout E, _ samples: [MotionSample]) -> [Vector3] {
@@ -264,7 +289,7 @@ func profiledRun(_ samples: [MotionSample], parameters: FusionParameters, accele
 }
 
 if profile {
-  let trials = try paths.map { try BroadTrial(contentsOf: URL(fileURLWithPath: $0)) }
+  let trials = readTrials(paths)
   var sink = 0.0
   var count = 0
   for trial in trials {
@@ -277,8 +302,11 @@ if profile {
 }
 
 if let gridPath {
-  let sets = try String(contentsOfFile: gridPath, encoding: .utf8).split(separator: "\n")
-  let trials = try paths.map { try BroadTrial(contentsOf: URL(fileURLWithPath: $0)) }
+  guard let text = try? String(contentsOfFile: gridPath, encoding: .utf8) else {
+    fail("\(gridPath): cannot read the grid (one parameter set a line, NAME=VALUE …)")
+  }
+  let sets = text.split(separator: "\n")
+  let trials = readTrials(paths)
   for line in sets {
     var p = parameters
     for assignment in line.split(separator: " ") where assignment != "defaults" {
