@@ -24,6 +24,14 @@ import MotionSimulator
 // fifth session).
 // --simulate-adversarial does the same for MotionSimulator's AdversarialCases
 // (cases made to break the fusion, outside the suite), as DIR/adv_CASE_sSEED.csv.
+// Beside each CSV: DIR/..._sSEED.range (the accelerometer's and gyroscope's
+// ranges) and DIR/..._sSEED.bias (the simulated gyroscope bias, °/s, card
+// x y z, before any step).
+//
+// --errors PREFIX writes PREFIX-TRIAL.csv per trial: per sample with a ground
+// truth, the inclination error (°), the bias estimate (°/s), √d² of the time
+// constant's law (drift_deg_s: the bias error the covariance expects along the
+// two observed rows, °/s) and the motion time constant (tau_s, s).
 //
 // --profile reads the trials, then runs only the fusion (--profile-accel: the
 // accelerometer-only estimator) over each of them once, with callgrind's
@@ -201,6 +209,9 @@ if let simulateDirectory {
       let rangePath = "\(simulateDirectory)/\(simulatedPrefix)_\(stressCase.name)_s\(seed).range"
       try? "\(recording.sensor.accelerometerRange) \(recording.sensor.gyroscopeRange)\n".write(
         toFile: rangePath, atomically: true, encoding: .utf8)
+      let b = recording.sensor.gyroscopeBias * (180 / .pi)
+      try? "\(b.x) \(b.y) \(b.z)\n".write(
+        toFile: rangePath.dropLast(6) + ".bias", atomically: true, encoding: .utf8)
       print(path)
     }
   }
@@ -355,7 +366,7 @@ for path in paths {
   let fusionWindows = trial.inclinationWindows(estimatedUp: fusionUp)
     .map { String($0) }.joined(separator: ", ")
   if let errorsPath {
-    var text = "t_s,error_deg,scored,bias_x_deg_s,bias_y_deg_s,bias_z_deg_s\n"
+    var text = "t_s,error_deg,scored,bias_x_deg_s,bias_y_deg_s,bias_z_deg_s,drift_deg_s,tau_s\n"
     var rerun = GyroAccelFusion(parameters: parameters)
     for i in trial.samples.indices {
       _ = rerun.update(trial.samples[i])
@@ -363,7 +374,8 @@ for path in paths {
       let e = fusionUp[i]
       let angle = atan2(e.cross(truth).length, e.dot(truth)) * 180 / .pi
       let b = rerun.bias * (180 / .pi)
-      text += "\(trial.samples[i].time),\(angle),\(trial.scored[i] ? 1 : 0),\(b.x),\(b.y),\(b.z)\n"
+      text +=
+        "\(trial.samples[i].time),\(angle),\(trial.scored[i] ? 1 : 0),\(b.x),\(b.y),\(b.z),\(rerun.expectedBiasDrift * 180 / .pi),\(rerun.motionTimeConstant)\n"
     }
     try? text.write(
       toFile: errorsPath + "-" + trial.name + ".csv", atomically: true, encoding: .utf8)
