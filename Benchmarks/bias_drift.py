@@ -14,8 +14,35 @@ time constant is above its floor.
 """
 
 import argparse
+import sys
 
 import numpy as np
+
+
+def read_columns(path, needed):
+    """A CSV with a header row, as a structured array; names the file and a missing column."""
+    try:
+        table = np.genfromtxt(path, delimiter=",", names=True)
+    except FileNotFoundError:
+        raise OSError(f"{path}: no such file")
+    names = table.dtype.names or ()
+    missing = [n for n in needed if n not in names]
+    if missing:
+        raise ValueError(f"{path}:1: no column {', '.join(missing)} (see the usage: which tool writes it)")
+    return table
+
+
+def read_bias(path):
+    """The three numbers of a .bias file (°/s, card frame)."""
+    with open(path) as f:
+        fields = f.read().split()
+    try:
+        values = [float(x) for x in fields]
+    except ValueError:
+        values = []
+    if len(values) != 3:
+        raise ValueError(f"{path}:1: expected three numbers, the true gyroscope bias in °/s")
+    return np.array(values)
 
 
 def main():
@@ -26,9 +53,12 @@ def main():
     p.add_argument("--after", type=float, default=10.0)
     p.add_argument("--floor", type=float, default=2.7, help="minimumAccelerometerTimeConstant, s")
     a = p.parse_args()
-    e = np.genfromtxt(a.errors, delimiter=",", names=True)
-    d = np.genfromtxt(a.simulated, delimiter=",", names=True)
-    true_bias = np.array([float(x) for x in open(a.bias).read().split()])
+    try:
+        e = read_columns(a.errors, ["t_s", "error_deg", "bias_x_deg_s", "drift_deg_s", "tau_s"])
+        d = read_columns(a.simulated, ["opt_qw", "opt_qx", "opt_qy", "opt_qz"])
+        true_bias = read_bias(a.bias)
+    except (OSError, ValueError) as error:
+        sys.exit(f"bias_drift.py: {error}")
     w, x, y, z = d["opt_qw"], d["opt_qx"], d["opt_qy"], d["opt_qz"]
     up = np.c_[2 * (x * z - w * y), 2 * (y * z + w * x), w * w - x * x - y * y + z * z]
     n = min(len(e), len(up))
