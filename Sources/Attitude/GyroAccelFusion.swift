@@ -482,8 +482,13 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       // Across samples lost (a step longer than any motion sensor's
       // interval), the card turned at neither end's rate alone: the mean of
       // the two is the turn's second-order estimate.
-      let turnRate = dt > Self.lostSamplesStep ? (rate + lastRate) * 0.5 : rate
-      g = (g * Quaternion(rotationRate: turnRate, interval: dt)).renormalized
+      let step: Quaternion
+      if dt > Self.lostSamplesStep {
+        step = Quaternion(rotationRate: (rate + lastRate) * 0.5, interval: dt)
+      } else {
+        step = Quaternion(rotationRate: rate, rateSquared: rate2, interval: dt)
+      }
+      g = (g * step).renormalized
     }
     lastRate = rate
     if sample.rotationRate != nil {

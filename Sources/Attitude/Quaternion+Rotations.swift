@@ -25,7 +25,15 @@ extension Quaternion {
   /// accurate to double precision and avoids `sin`/`cos`.
   @inlinable @inline(__always)
   public init(rotationRate r: Vector3, interval dt: Double) {
-    let angle2 = r.lengthSquared * dt * dt
+    self.init(rotationRate: r, rateSquared: r.lengthSquared, interval: dt)
+  }
+
+  /// ``init(rotationRate:interval:)`` with `r.lengthSquared` already at
+  /// hand (`rateSquared`, (rad/s)²): a caller that has it spares computing
+  /// it again, which the compiler does not see it may skip.
+  @inlinable @inline(__always)
+  public init(rotationRate r: Vector3, rateSquared: Double, interval dt: Double) {
+    let angle2 = rateSquared * dt * dt
     let c: Double
     let s: Double  // sin(angle/2) / angle
     if angle2 < 0.0025 {
