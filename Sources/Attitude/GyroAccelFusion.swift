@@ -425,23 +425,31 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// Inlined into the caller, which so hands the sample's fields over in
   /// registers: passed by address, the caller's fresh copy of the sample is
   /// read back in pieces that straddle its stores, and every step waits for
-  /// the previous one to retire (a store-forwarding stall).
+  /// the previous one to retire (a store-forwarding stall). The rotation
+  /// rate goes as a vector (zero without a gyroscope) and a flag: an
+  /// optional vector goes in integer registers, and is moved back.
   @inlinable @inline(__always)
   public mutating func update(_ sample: MotionSample) -> AttitudeEstimate? {
-    update(time: sample.time, acceleration: sample.acceleration, rotationRate: sample.rotationRate)
+    update(
+      time: sample.time, acceleration: sample.acceleration,
+      gyroscope: sample.rotationRate ?? .zero, hasGyroscope: sample.rotationRate != nil)
   }
 
-  /// ``update(_:)`` with the sample's fields: seconds, g and rad/s (card frame).
+  /// ``update(_:)`` with the sample's fields: seconds, g and rad/s (card
+  /// frame); `gyro` is zero when `hasGyroscope` is false.
   @usableFromInline
-  mutating func update(time: Double, acceleration: Vector3, rotationRate: Vector3?)
-    -> AttitudeEstimate?
-  {
-    let sample = MotionSample(time: time, acceleration: acceleration, rotationRate: rotationRate)
-    guard sample.isFinite else { return nil }
-    let gyro = rotationRate ?? .zero
+  mutating func update(
+    time: Double, acceleration: Vector3, gyroscope gyro: Vector3, hasGyroscope: Bool
+  ) -> AttitudeEstimate? {
+    // x·0 is ±0 for a finite x and NaN for an infinity or a NaN (see
+    // `MotionSample.isFinite`); a missing gyroscope's zeros add nothing.
+    let zeros =
+      time * 0 + acceleration.x * 0 + acceleration.y * 0 + acceleration.z * 0 + gyro.x * 0
+      + gyro.y * 0 + gyro.z * 0
+    guard zeros == 0 else { return nil }
 
     let dt: Double
-    switch timeStep.advance(to: sample.time) {
+    switch timeStep.advance(to: time) {
     case .interval(let step):
       dt = step
     case .first, .gap:
@@ -491,7 +499,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       g = (g * step).renormalized
     }
     lastRate = rate
-    if sample.rotationRate != nil {
+    if hasGyroscope {
       detectRest(gyro: gyro, acceleration: acceleration, dt: dt, orientation: &g)
     }
     gyroOrientation = g
@@ -549,11 +557,11 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       }
     }
     if block.count > 0 && block.duration >= blockInterval {
-      applyCorrection(learnBias: rotationRate != nil && !isAtRest)
+      applyCorrection(learnBias: hasGyroscope && !isAtRest)
     }
     orientation = inclinationCorrection * g
     return AttitudeEstimate(
-      orientation: orientation, rotationRate: sample.rotationRate == nil ? nil : rate)
+      orientation: orientation, rotationRate: hasGyroscope ? rate : nil)
   }
 
   /// Low-passes the block's mean acceleration, corrects the inclination and
