@@ -625,8 +625,8 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     defer { updateRestGate() }
     guard let correction = correctInclination() else { return }
     let toCard = (inclinationCorrection * gyroOrientation).conjugate
-    let row1 = toCard.rotate(Vector3(1, 0, 0))
-    let row2 = toCard.rotate(Vector3(0, 1, 0))
+    let row1 = toCard.rotatedXAxis()
+    let row2 = toCard.rotatedYAxis()
     let rotatedBias = Vector3(row1.dot(bias), row2.dot(bias), 0)
     if rowFiltersNeedStart {
       filteredRow1 = ButterworthState(row1)
