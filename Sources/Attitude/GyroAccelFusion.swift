@@ -85,8 +85,9 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   public internal(set) var isAtRest = false
   /// Variance of the least known axis of ``bias``, (rad/s)².
   public var biasVariance: Double { biasCovariance.largestVariance }
-  /// The current orientation, card → world.
-  public private(set) var orientation = Quaternion.identity
+  /// The current orientation, card → world: the last sample's, computed
+  /// again when asked (not stored at every sample).
+  public var orientation: Quaternion { inclinationCorrection * gyroOrientation }
 
   /// Covariance of ``bias``, (rad/s)²: grows while the bias is unobservable,
   /// shrinks with every observation (inclination corrections in motion,
@@ -402,7 +403,6 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   }
 
   public mutating func reset() {
-    orientation = .identity
     gyroOrientation = .identity
     inclinationCorrection = .identity
     hasInclination = false
@@ -559,7 +559,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     if block.count > 0 && block.duration >= blockInterval {
       applyCorrection(learnBias: hasGyroscope && !isAtRest)
     }
-    orientation = inclinationCorrection * g
+    let orientation = inclinationCorrection * g
     return AttitudeEstimate(
       orientation: orientation, rotationRate: hasGyroscope ? rate : nil)
   }
