@@ -157,7 +157,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       weightSum += weight
       rotation2 += w
       jump2 += j
-      count += 1
+      count &+= 1  // a block holds a few readings: no overflow test
       duration += dt
     }
   }
