@@ -623,7 +623,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     biasCovariance.grow(by: growth, limit: maximumBias2)
     confirmedVariance = min(confirmedVariance + growth, maximumBias2)
     defer { updateRestGate() }
-    guard let correction = correctInclination() else { return }
+    guard let correction = correctInclinationInline() else { return }
     let toCard = (inclinationCorrection * gyroOrientation).conjugate
     let row1 = toCard.rotatedXAxis()
     let row2 = toCard.rotatedYAxis()
@@ -796,7 +796,15 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// Turns the almost-inertial frame so the filtered acceleration points up.
   /// Returns the correction's rotation vector (radians, world frame,
   /// horizontal), or nil when there is no direction to correct to.
-  mutating func correctInclination() -> Vector3? {
+  @inline(never)
+  mutating func correctInclination() -> Vector3? { correctInclinationInline() }
+
+  /// ``correctInclination()``, inlined into ``applyCorrection(learnBias:)``
+  /// (once a block, where the call cost about 20 instructions); the rare
+  /// callers (the start, between the start's blocks) keep the call, out of
+  /// `update`'s registers.
+  @inline(__always)
+  mutating func correctInclinationInline() -> Vector3? {
     let w = inclinationCorrection.rotate(filteredAcceleration)
     let horizontal2 = w.x * w.x + w.y * w.y
     let correction: Quaternion
