@@ -844,6 +844,10 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     return y
   }
 
+  /// Keeps ``bias`` within ``FusionParameters/maximumBias`` of
+  /// ``biasCentre``. Inlined: it runs once a block, and the call cost about
+  /// as much as the clamp.
+  @inline(__always)
   mutating func clampBias() {
     let m = parameters.maximumBias
     let c = biasCentre
