@@ -85,6 +85,15 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   public internal(set) var isAtRest = false
   /// Variance of the least known axis of ``bias``, (rad/s)².
   public var biasVariance: Double { biasCovariance.largestVariance }
+  /// √d² of the time constant's law (``biasDrift2``), rad/s: the drift rate
+  /// the bias covariance expects the bias error to leave in the low-pass
+  /// along the two observed rows. A diagnostic (`AttitudeBench --errors`),
+  /// to hold against a simulated recording's true bias.
+  public var expectedBiasDrift: Double { biasDrift2.squareRoot() }
+  /// The accelerometer time constant in motion that the law gives, seconds
+  /// (``FusionParameters/accelerometerTimeConstant`` times the stretch). A
+  /// diagnostic (`AttitudeBench --errors`).
+  public var motionTimeConstant: Double { parameters.accelerometerTimeConstant / trust }
   /// The current orientation, card → world: the last sample's, computed
   /// again when asked (not stored at every sample).
   public var orientation: Quaternion { inclinationCorrection * gyroOrientation }

@@ -40,7 +40,15 @@ struct BroadTrial {
       accelerometerRange = accel
       gyroscopeRange = fields.count == 2 ? fields[1] : nil
     }
-    let text = try String(contentsOf: url, encoding: .utf8)
+    let text: String
+    do {
+      text = try String(contentsOf: url, encoding: .utf8)
+    } catch {
+      let reason =
+        FileManager.default.fileExists(atPath: url.path)
+        ? "cannot read it as UTF-8 text" : "no such file"
+      throw ReadError(description: "\(url.path): \(reason): expected a BROAD-format CSV")
+    }
     var lines = text.split(separator: "\n", omittingEmptySubsequences: true).makeIterator()
     guard let header = lines.next() else {
       throw ReadError(description: "\(url.path):1: empty file, expected a header row")

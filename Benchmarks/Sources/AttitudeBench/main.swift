@@ -24,6 +24,14 @@ import MotionSimulator
 // fifth session).
 // --simulate-adversarial does the same for MotionSimulator's AdversarialCases
 // (cases made to break the fusion, outside the suite), as DIR/adv_CASE_sSEED.csv.
+// Beside each CSV: DIR/..._sSEED.range (the accelerometer's and gyroscope's
+// ranges) and DIR/..._sSEED.bias (the simulated gyroscope bias, °/s, card
+// x y z, before any step).
+//
+// --errors PREFIX writes PREFIX-TRIAL.csv per trial: per sample with a ground
+// truth, the inclination error (°), the bias estimate (°/s), √d² of the time
+// constant's law (drift_deg_s: the bias error the covariance expects along the
+// two observed rows, °/s) and the motion time constant (tau_s, s).
 //
 // --profile reads the trials, then runs only the fusion (--profile-accel: the
 // accelerometer-only estimator) over each of them once, with callgrind's
@@ -102,10 +110,33 @@ let tunable: [String: WritableKeyPath<FusionParameters, Double>] = [
     return
   }
   guard parts.count == 2, let key = tunable[parts[0]], let value = Double(parts[1]) else {
-    FileHandle.standardError.write("AttitudeBench: cannot set \(assignment)\n".data(using: .utf8)!)
-    exit(64)
+    fail("cannot set \(assignment): expected NAME=VALUE with a name from --defaults", status: 64)
   }
   parameters[keyPath: key] = value
+}
+
+let usage = """
+  usage: AttitudeBench [--passes N] [--set NAME=VALUE] [--accuracy-only] [--errors PREFIX]
+                       [--orientations PREFIX] [--profile | --profile-accel] [--grid FILE [--only fusion|accel]]
+                       CSV...
+         AttitudeBench --simulate DIR [--seeds 1,2,...] [--without-accelerometer-bias]
+         AttitudeBench --simulate-adversarial DIR [--seeds 1,2,...]
+         AttitudeBench --defaults      (the tunable constants' defaults, JSON)
+  """
+
+/// Prints `message` to standard error after the program's name and exits.
+func fail(_ message: String, status: Int32 = 1) -> Never {
+  FileHandle.standardError.write("AttitudeBench: \(message)\n".data(using: .utf8)!)
+  exit(status)
+}
+
+/// The trials named on the command line; a file that cannot be read ends the run, named.
+func readTrials(_ paths: [String]) -> [BroadTrial] {
+  do {
+    return try paths.map { try BroadTrial(contentsOf: URL(fileURLWithPath: $0)) }
+  } catch {
+    fail("\(error)")
+  }
 }
 
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
@@ -151,6 +182,11 @@ while let a = arguments.next() {
     orientationsPath = path
   } else if a == "--usable-max", let value = arguments.next().flatMap(Double.init) {
     parameters.usableAccelerationRange = parameters.usableAccelerationRange.lowerBound...value
+  } else if a == "--help" || a == "-h" {
+    print(usage)
+    exit(0)
+  } else if a.hasPrefix("-") {
+    fail("unknown option \(a), or its value is missing\n\(usage)", status: 64)
   } else {
     paths.append(a)
   }
@@ -173,16 +209,16 @@ if let simulateDirectory {
       let rangePath = "\(simulateDirectory)/\(simulatedPrefix)_\(stressCase.name)_s\(seed).range"
       try? "\(recording.sensor.accelerometerRange) \(recording.sensor.gyroscopeRange)\n".write(
         toFile: rangePath, atomically: true, encoding: .utf8)
+      let b = recording.sensor.gyroscopeBias * (180 / .pi)
+      try? "\(b.x) \(b.y) \(b.z)\n".write(
+        toFile: rangePath.dropLast(6) + ".bias", atomically: true, encoding: .utf8)
       print(path)
     }
   }
   exit(0)
 }
 if paths.isEmpty {
-  FileHandle.standardError.write(
-    "usage: AttitudeBench [--passes N] [--set NAME=VALUE] [--accuracy-only] CSV...\n".data(
-      using: .utf8)!)
-  exit(64)
+  fail("no trial given\n\(usage)", status: 64)
 }
 
 func upVectors<E: AttitudeEstimator>(_ estimator: inout E, _ samples: [MotionSample]) -> [Vector3] {
@@ -264,7 +300,7 @@ func profiledRun(_ samples: [MotionSample], parameters: FusionParameters, accele
 }
 
 if profile {
-  let trials = try paths.map { try BroadTrial(contentsOf: URL(fileURLWithPath: $0)) }
+  let trials = readTrials(paths)
   var sink = 0.0
   var count = 0
   for trial in trials {
@@ -277,8 +313,11 @@ if profile {
 }
 
 if let gridPath {
-  let sets = try String(contentsOfFile: gridPath, encoding: .utf8).split(separator: "\n")
-  let trials = try paths.map { try BroadTrial(contentsOf: URL(fileURLWithPath: $0)) }
+  guard let text = try? String(contentsOfFile: gridPath, encoding: .utf8) else {
+    fail("\(gridPath): cannot read the grid (one parameter set a line, NAME=VALUE …)")
+  }
+  let sets = text.split(separator: "\n")
+  let trials = readTrials(paths)
   for line in sets {
     var p = parameters
     for assignment in line.split(separator: " ") where assignment != "defaults" {
@@ -327,7 +366,7 @@ for path in paths {
   let fusionWindows = trial.inclinationWindows(estimatedUp: fusionUp)
     .map { String($0) }.joined(separator: ", ")
   if let errorsPath {
-    var text = "t_s,error_deg,scored,bias_x_deg_s,bias_y_deg_s,bias_z_deg_s\n"
+    var text = "t_s,error_deg,scored,bias_x_deg_s,bias_y_deg_s,bias_z_deg_s,drift_deg_s,tau_s\n"
     var rerun = GyroAccelFusion(parameters: parameters)
     for i in trial.samples.indices {
       _ = rerun.update(trial.samples[i])
@@ -335,7 +374,8 @@ for path in paths {
       let e = fusionUp[i]
       let angle = atan2(e.cross(truth).length, e.dot(truth)) * 180 / .pi
       let b = rerun.bias * (180 / .pi)
-      text += "\(trial.samples[i].time),\(angle),\(trial.scored[i] ? 1 : 0),\(b.x),\(b.y),\(b.z)\n"
+      text +=
+        "\(trial.samples[i].time),\(angle),\(trial.scored[i] ? 1 : 0),\(b.x),\(b.y),\(b.z),\(rerun.expectedBiasDrift * 180 / .pi),\(rerun.motionTimeConstant)\n"
     }
     try? text.write(
       toFile: errorsPath + "-" + trial.name + ".csv", atomically: true, encoding: .utf8)
