@@ -94,8 +94,9 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// (``FusionParameters/accelerometerTimeConstant`` times the stretch). A
   /// diagnostic (`AttitudeBench --errors`).
   public var motionTimeConstant: Double { parameters.accelerometerTimeConstant / trust }
-  /// The current orientation, card → world.
-  public private(set) var orientation = Quaternion.identity
+  /// The current orientation, card → world: the last sample's, computed
+  /// again when asked (not stored at every sample).
+  public var orientation: Quaternion { inclinationCorrection * gyroOrientation }
 
   /// Covariance of ``bias``, (rad/s)²: grows while the bias is unobservable,
   /// shrinks with every observation (inclination corrections in motion,
@@ -165,7 +166,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       weightSum += weight
       rotation2 += w
       jump2 += j
-      count += 1
+      count &+= 1  // a block holds a few readings: no overflow test
       duration += dt
     }
   }
@@ -411,7 +412,6 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   }
 
   public mutating func reset() {
-    orientation = .identity
     gyroOrientation = .identity
     inclinationCorrection = .identity
     hasInclination = false
@@ -434,23 +434,31 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// Inlined into the caller, which so hands the sample's fields over in
   /// registers: passed by address, the caller's fresh copy of the sample is
   /// read back in pieces that straddle its stores, and every step waits for
-  /// the previous one to retire (a store-forwarding stall).
+  /// the previous one to retire (a store-forwarding stall). The rotation
+  /// rate goes as a vector (zero without a gyroscope) and a flag: an
+  /// optional vector goes in integer registers, and is moved back.
   @inlinable @inline(__always)
   public mutating func update(_ sample: MotionSample) -> AttitudeEstimate? {
-    update(time: sample.time, acceleration: sample.acceleration, rotationRate: sample.rotationRate)
+    update(
+      time: sample.time, acceleration: sample.acceleration,
+      gyroscope: sample.rotationRate ?? .zero, hasGyroscope: sample.rotationRate != nil)
   }
 
-  /// ``update(_:)`` with the sample's fields: seconds, g and rad/s (card frame).
+  /// ``update(_:)`` with the sample's fields: seconds, g and rad/s (card
+  /// frame); `gyro` is zero when `hasGyroscope` is false.
   @usableFromInline
-  mutating func update(time: Double, acceleration: Vector3, rotationRate: Vector3?)
-    -> AttitudeEstimate?
-  {
-    let sample = MotionSample(time: time, acceleration: acceleration, rotationRate: rotationRate)
-    guard sample.isFinite else { return nil }
-    let gyro = rotationRate ?? .zero
+  mutating func update(
+    time: Double, acceleration: Vector3, gyroscope gyro: Vector3, hasGyroscope: Bool
+  ) -> AttitudeEstimate? {
+    // x·0 is ±0 for a finite x and NaN for an infinity or a NaN (see
+    // `MotionSample.isFinite`); a missing gyroscope's zeros add nothing.
+    let zeros =
+      time * 0 + acceleration.x * 0 + acceleration.y * 0 + acceleration.z * 0 + gyro.x * 0
+      + gyro.y * 0 + gyro.z * 0
+    guard zeros == 0 else { return nil }
 
     let dt: Double
-    switch timeStep.advance(to: sample.time) {
+    switch timeStep.advance(to: time) {
     case .interval(let step):
       dt = step
     case .first, .gap:
@@ -491,11 +499,16 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       // Across samples lost (a step longer than any motion sensor's
       // interval), the card turned at neither end's rate alone: the mean of
       // the two is the turn's second-order estimate.
-      let turnRate = dt > Self.lostSamplesStep ? (rate + lastRate) * 0.5 : rate
-      g = (g * Quaternion(rotationRate: turnRate, interval: dt)).renormalized
+      let step: Quaternion
+      if dt > Self.lostSamplesStep {
+        step = Quaternion(rotationRate: (rate + lastRate) * 0.5, interval: dt)
+      } else {
+        step = Quaternion(rotationRate: rate, rateSquared: rate2, interval: dt)
+      }
+      g = (g * step).renormalized
     }
     lastRate = rate
-    if sample.rotationRate != nil {
+    if hasGyroscope {
       detectRest(gyro: gyro, acceleration: acceleration, dt: dt, orientation: &g)
     }
     gyroOrientation = g
@@ -553,11 +566,11 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       }
     }
     if block.count > 0 && block.duration >= blockInterval {
-      applyCorrection(learnBias: rotationRate != nil && !isAtRest)
+      applyCorrection(learnBias: hasGyroscope && !isAtRest)
     }
-    orientation = inclinationCorrection * g
+    let orientation = inclinationCorrection * g
     return AttitudeEstimate(
-      orientation: orientation, rotationRate: sample.rotationRate == nil ? nil : rate)
+      orientation: orientation, rotationRate: hasGyroscope ? rate : nil)
   }
 
   /// Low-passes the block's mean acceleration, corrects the inclination and
@@ -619,10 +632,10 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     biasCovariance.grow(by: growth, limit: maximumBias2)
     confirmedVariance = min(confirmedVariance + growth, maximumBias2)
     defer { updateRestGate() }
-    guard let correction = correctInclination() else { return }
+    guard let correction = correctInclinationInline() else { return }
     let toCard = (inclinationCorrection * gyroOrientation).conjugate
-    let row1 = toCard.rotate(Vector3(1, 0, 0))
-    let row2 = toCard.rotate(Vector3(0, 1, 0))
+    let row1 = toCard.rotatedXAxis()
+    let row2 = toCard.rotatedYAxis()
     let rotatedBias = Vector3(row1.dot(bias), row2.dot(bias), 0)
     if rowFiltersNeedStart {
       filteredRow1 = ButterworthState(row1)
@@ -792,7 +805,15 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// Turns the almost-inertial frame so the filtered acceleration points up.
   /// Returns the correction's rotation vector (radians, world frame,
   /// horizontal), or nil when there is no direction to correct to.
-  mutating func correctInclination() -> Vector3? {
+  @inline(never)
+  mutating func correctInclination() -> Vector3? { correctInclinationInline() }
+
+  /// ``correctInclination()``, inlined into ``applyCorrection(learnBias:)``
+  /// (once a block, where the call cost about 20 instructions); the rare
+  /// callers (the start, between the start's blocks) keep the call, out of
+  /// `update`'s registers.
+  @inline(__always)
+  mutating func correctInclinationInline() -> Vector3? {
     let w = inclinationCorrection.rotate(filteredAcceleration)
     let horizontal2 = w.x * w.x + w.y * w.y
     let correction: Quaternion
@@ -832,6 +853,10 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     return y
   }
 
+  /// Keeps ``bias`` within ``FusionParameters/maximumBias`` of
+  /// ``biasCentre``. Inlined: it runs once a block, and the call cost about
+  /// as much as the clamp.
+  @inline(__always)
   mutating func clampBias() {
     let m = parameters.maximumBias
     let c = biasCentre

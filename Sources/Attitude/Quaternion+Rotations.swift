@@ -25,7 +25,15 @@ extension Quaternion {
   /// accurate to double precision and avoids `sin`/`cos`.
   @inlinable @inline(__always)
   public init(rotationRate r: Vector3, interval dt: Double) {
-    let angle2 = r.lengthSquared * dt * dt
+    self.init(rotationRate: r, rateSquared: r.lengthSquared, interval: dt)
+  }
+
+  /// ``init(rotationRate:interval:)`` with `r.lengthSquared` already at
+  /// hand (`rateSquared`, (rad/s)²): a caller that has it spares computing
+  /// it again, which the compiler does not see it may skip.
+  @inlinable @inline(__always)
+  public init(rotationRate r: Vector3, rateSquared: Double, interval dt: Double) {
+    let angle2 = rateSquared * dt * dt
     let c: Double
     let s: Double  // sin(angle/2) / angle
     if angle2 < 0.0025 {
@@ -98,5 +106,29 @@ extension Quaternion {
   public var renormalized: Quaternion {
     let k = 1.5 - 0.5 * (w * w + x * x + y * y + z * z)
     return Quaternion(w: w * k, x: x * k, y: y * k, z: z * k)
+  }
+}
+
+extension Quaternion {
+  /// `rotate(Vector3(1, 0, 0))` bit for bit, without the products with the
+  /// unit vector's zeros (which the compiler must keep: x·0 is −0 or NaN for
+  /// some x). Each dropped term is a ±0 that leaves a nonzero sum as it
+  /// is; where the sum is zero, `0 +` gives the +0 that `rotate` gives. The
+  /// fusion's bias update takes the rows of its rotation every block.
+  @inline(__always)
+  func rotatedXAxis() -> Vector3 {
+    // t = 2 u × (1, 0, 0) = (±0, 2z, −2y); the result is x̂ + w·t + u × t.
+    let ty = 2 * z
+    let tz = -2 * y
+    return Vector3(1 + (y * tz - z * ty), (0 + w * ty) - x * tz, (0 + w * tz) + x * ty)
+  }
+
+  /// `rotate(Vector3(0, 1, 0))` bit for bit (see ``rotatedXAxis()``).
+  @inline(__always)
+  func rotatedYAxis() -> Vector3 {
+    // t = 2 u × (0, 1, 0) = (−2z, ±0, 2x); the result is ŷ + w·t + u × t.
+    let tx = -2 * z
+    let tz = 2 * x
+    return Vector3((0 + w * tx) + y * tz, 1 + (z * tx - x * tz), (0 + w * tz) - y * tx)
   }
 }

@@ -55,6 +55,37 @@ import Testing
     #expect(abs(step.y - exact.y) < 1e-15 && abs(step.z - exact.z) < 1e-15)
   }
 
+  /// The fusion's rows of its rotation skip the products with the unit
+  /// vector's zeros: the result must still be `rotate`'s to the bit, signed
+  /// zeros and subnormal components included.
+  @Test func rotatedAxesAreRotateBitForBit() {
+    let special: [Double] = [0, -0.0, 1, -1, 0.5, -0.5, 1e-300, -1e-300, 5e-324, -5e-324]
+    var generator = SeededGenerator(seed: 7)
+    var quaternions: [Quaternion] = []
+    for w in special {
+      for x in special {
+        for y in special {
+          for z in special { quaternions.append(Quaternion(w: w, x: x, y: y, z: z)) }
+        }
+      }
+    }
+    for _ in 0..<20000 {
+      func component() -> Double {
+        Bool.random(using: &generator)
+          ? Double.random(in: -1...1, using: &generator)
+          : special.randomElement(using: &generator)!
+      }
+      let q = Quaternion(w: component(), x: component(), y: component(), z: component())
+      quaternions.append(q.normalized)
+      quaternions.append(q)
+    }
+    func bits(_ v: Vector3) -> [UInt64] { [v.x.bitPattern, v.y.bitPattern, v.z.bitPattern] }
+    for q in quaternions {
+      #expect(bits(q.rotatedXAxis()) == bits(q.rotate(Vector3(1, 0, 0))), "\(q)")
+      #expect(bits(q.rotatedYAxis()) == bits(q.rotate(Vector3(0, 1, 0))), "\(q)")
+    }
+  }
+
   @Test func rotationVectorRoundTrips() {
     let v = Vector3(0.4, -1.1, 2.0)
     #expect(
