@@ -32,7 +32,7 @@ extension Quaternion {
   /// hand (`rateSquared`, (rad/s)²): a caller that has it spares computing
   /// it again, which the compiler does not see it may skip.
   @inlinable @inline(__always)
-  public init(rotationRate r: Vector3, rateSquared: Double, interval dt: Double) {
+  init(rotationRate r: Vector3, rateSquared: Double, interval dt: Double) {
     let angle2 = rateSquared * dt * dt
     let c: Double
     let s: Double  // sin(angle/2) / angle
