@@ -9,9 +9,9 @@ import Testing
   /// Rest, then a slow push in all three directions (about 0.1 g, periods of
   /// 2–3 s, as a hand carries a tablet) with a few °/s of wobble, then rest.
   static func slowPush() -> SyntheticIMU {
-    var imu = SyntheticIMU(rate: 250, start: Attitude(pitch: 0.3, roll: -0.2, yaw: 0).quaternion)
-    imu.rng = SeededGenerator(seed: 21)
-    imu.accelNoise = 0.003
+    var imu = SyntheticIMU(
+      rate: 250, start: Attitude(pitch: 0.3, roll: -0.2, yaw: 0).quaternion, seed: 21,
+      accelNoise: 0.003)
     imu.move(for: 3, hasGyroscope: false)
     imu.move(
       for: 20,

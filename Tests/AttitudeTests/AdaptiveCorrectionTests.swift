@@ -12,12 +12,10 @@ import Testing
 /// accelerometer disagrees with the estimate.
 @Suite struct AdaptiveCorrectionTests {
   static func imu(seed: UInt64) -> SyntheticIMU {
-    var imu = SyntheticIMU(rate: 200, start: Attitude(pitch: 0.2, roll: -0.3, yaw: 1).quaternion)
-    imu.rng = SeededGenerator(seed: seed)
-    imu.gyroBias = Vector3(radians(0.3), radians(-0.2), radians(0.4))
-    imu.gyroNoise = radians(0.1)
-    imu.accelNoise = 0.003
-    return imu
+    return SyntheticIMU(
+      rate: 200, start: Attitude(pitch: 0.2, roll: -0.3, yaw: 1).quaternion, seed: seed,
+      gyroBias: Vector3(radians(0.3), radians(-0.2), radians(0.4)), gyroNoise: radians(0.1),
+      accelNoise: 0.003)
   }
 
   /// A slow wobble (a few °/s) about horizontal axes.

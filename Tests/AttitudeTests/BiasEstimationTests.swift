@@ -16,12 +16,9 @@ import Testing
   }
 
   static func imu(seed: UInt64 = 21) -> SyntheticIMU {
-    var imu = SyntheticIMU(rate: 200, start: Attitude(pitch: 0.2, roll: -0.3, yaw: 1).quaternion)
-    imu.rng = SeededGenerator(seed: seed)
-    imu.gyroBias = trueBias
-    imu.gyroNoise = radians(0.1)
-    imu.accelNoise = 0.003
-    return imu
+    return SyntheticIMU(
+      rate: 200, start: Attitude(pitch: 0.2, roll: -0.3, yaw: 1).quaternion, seed: seed,
+      gyroBias: trueBias, gyroNoise: radians(0.1), accelNoise: 0.003)
   }
 
   static func biasError(_ fusion: GyroAccelFusion) -> Double {
@@ -250,11 +247,10 @@ import Testing
 
 @Suite struct GyroBiasCalibrationTests {
   @Test func stillCardGivesItsBiasAndUncertainty() {
-    var imu = SyntheticIMU(rate: 250, start: Attitude(pitch: 0.3, roll: 0.1, yaw: 0).quaternion)
-    imu.rng = SeededGenerator(seed: 31)
-    imu.gyroBias = Vector3(radians(0.7), radians(-0.2), radians(1.1))
-    imu.gyroNoise = radians(0.1)
-    imu.accelNoise = 0.002
+    var imu = SyntheticIMU(
+      rate: 250, start: Attitude(pitch: 0.3, roll: 0.1, yaw: 0).quaternion, seed: 31,
+      gyroBias: Vector3(radians(0.7), radians(-0.2), radians(1.1)), gyroNoise: radians(0.1),
+      accelNoise: 0.002)
     imu.move(for: 5)
     var calibration = GyroBiasCalibration()
     #expect(calibration.estimate == nil)

@@ -7,11 +7,10 @@ import Testing
 @Suite struct EstimatorTrajectoryTests {
   /// Rest, a 90° turn about one card axis, rest; realistic bias and noise.
   static func singleAxisTurn(axis: Vector3, hasGyroscope: Bool, seed: UInt64) -> SyntheticIMU {
-    var imu = SyntheticIMU(rate: 200, start: Attitude(pitch: 0.2, roll: -0.3, yaw: 1).quaternion)
-    imu.rng = SeededGenerator(seed: seed)
-    imu.gyroBias = Vector3(radians(0.4), radians(-0.3), radians(0.2))
-    imu.gyroNoise = radians(0.1)
-    imu.accelNoise = 0.002
+    var imu = SyntheticIMU(
+      rate: 200, start: Attitude(pitch: 0.2, roll: -0.3, yaw: 1).quaternion, seed: seed,
+      gyroBias: Vector3(radians(0.4), radians(-0.3), radians(0.2)), gyroNoise: radians(0.1),
+      accelNoise: 0.002)
     imu.move(for: 4, hasGyroscope: hasGyroscope)
     imu.move(for: 2, omega: { _ in axis * radians(45) }, hasGyroscope: hasGyroscope)
     imu.move(for: 3, hasGyroscope: hasGyroscope)
@@ -52,11 +51,9 @@ import Testing
 
   /// Turns about all three axes at once, with a changing rate.
   static func combinedTurns(hasGyroscope: Bool) -> SyntheticIMU {
-    var imu = SyntheticIMU(rate: 250)
-    imu.rng = SeededGenerator(seed: 11)
-    imu.gyroBias = Vector3(radians(0.5), radians(0.2), radians(-0.4))
-    imu.gyroNoise = radians(0.1)
-    imu.accelNoise = 0.003
+    var imu = SyntheticIMU(
+      rate: 250, seed: 11, gyroBias: Vector3(radians(0.5), radians(0.2), radians(-0.4)),
+      gyroNoise: radians(0.1), accelNoise: 0.003)
     imu.move(for: 3, hasGyroscope: hasGyroscope)
     imu.move(
       for: 20,
@@ -88,10 +85,7 @@ import Testing
 
   /// A slow turn with a 5 g, 10 ms knock every second, in changing directions.
   static func turnWithShocks(hasGyroscope: Bool) -> SyntheticIMU {
-    var imu = SyntheticIMU(rate: 400)
-    imu.rng = SeededGenerator(seed: 3)
-    imu.gyroNoise = radians(0.1)
-    imu.accelNoise = 0.002
+    var imu = SyntheticIMU(rate: 400, seed: 3, gyroNoise: radians(0.1), accelNoise: 0.002)
     imu.move(for: 3, hasGyroscope: hasGyroscope)
     imu.move(
       for: 10, omega: { _ in Vector3(0.2, -0.1, 0.3) },

@@ -10,12 +10,10 @@ import Testing
 /// measured the bias.
 @Suite struct FusionDiagnosticsTests {
   static func imu() -> SyntheticIMU {
-    var imu = SyntheticIMU(rate: 200, start: Attitude(pitch: 0.1, roll: 0.2, yaw: 0).quaternion)
-    imu.rng = SeededGenerator(seed: 7)
-    imu.gyroBias = Vector3(radians(0.3), radians(-0.2), radians(0.4))
-    imu.gyroNoise = radians(0.1)
-    imu.accelNoise = 0.003
-    return imu
+    return SyntheticIMU(
+      rate: 200, start: Attitude(pitch: 0.1, roll: 0.2, yaw: 0).quaternion, seed: 7,
+      gyroBias: Vector3(radians(0.3), radians(-0.2), radians(0.4)), gyroNoise: radians(0.1),
+      accelNoise: 0.003)
   }
 
   @Test func startsAtTheStartConstants() {

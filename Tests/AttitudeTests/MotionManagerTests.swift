@@ -6,10 +6,8 @@ import Testing
 @Suite struct MotionManagerTests {
   /// Rest, then a 20° turn about the card's x axis, then rest.
   static func pitchTwentyDegrees(start: Quaternion, hasGyroscope: Bool) -> SyntheticIMU {
-    var imu = SyntheticIMU(rate: 100, start: start)
-    imu.rng = SeededGenerator(seed: 5)
-    imu.gyroNoise = radians(0.05)
-    imu.accelNoise = 0.001
+    var imu = SyntheticIMU(
+      rate: 100, start: start, seed: 5, gyroNoise: radians(0.05), accelNoise: 0.001)
     imu.move(for: 1, hasGyroscope: hasGyroscope)
     imu.move(for: 1, omega: { _ in Vector3(radians(20), 0, 0) }, hasGyroscope: hasGyroscope)
     imu.move(for: 3, hasGyroscope: hasGyroscope)
@@ -148,11 +146,10 @@ import Testing
   }
 
   @Test func stillGyroscopeWithBiasDoesNotDriftForTenMinutes() {
-    var imu = SyntheticIMU(rate: 100, start: Attitude(pitch: 0.3, roll: 0.5, yaw: 0).quaternion)
-    imu.rng = SeededGenerator(seed: 42)
-    imu.gyroBias = Vector3(radians(0.5), radians(-0.5), radians(0.5))
-    imu.gyroNoise = radians(0.1)
-    imu.accelNoise = 0.002
+    var imu = SyntheticIMU(
+      rate: 100, start: Attitude(pitch: 0.3, roll: 0.5, yaw: 0).quaternion, seed: 42,
+      gyroBias: Vector3(radians(0.5), radians(-0.5), radians(0.5)), gyroNoise: radians(0.1),
+      accelNoise: 0.002)
     imu.move(for: 600)
     let manager = MotionManager(hasGyroscope: true)
     manager.startDeviceMotionUpdates { _ in }

@@ -10,11 +10,10 @@ import Testing
   /// A flat card at rest for 5 s, a 1°/s turn about z for 60 s, a 20° tilt
   /// about x in 2 s, then rest; realistic bias and noise.
   static func slowYawThenTilt() -> SyntheticIMU {
-    var imu = SyntheticIMU(rate: 100, start: Attitude(pitch: 0, roll: 0, yaw: 1).quaternion)
-    imu.rng = SeededGenerator(seed: 5)
-    imu.gyroBias = Vector3(radians(0.3), radians(-0.4), radians(0.5))
-    imu.gyroNoise = radians(0.1)
-    imu.accelNoise = 0.002
+    var imu = SyntheticIMU(
+      rate: 100, start: Attitude(pitch: 0, roll: 0, yaw: 1).quaternion, seed: 5,
+      gyroBias: Vector3(radians(0.3), radians(-0.4), radians(0.5)), gyroNoise: radians(0.1),
+      accelNoise: 0.002)
     imu.move(for: 5)
     imu.move(for: 60, omega: { _ in Vector3(0, 0, radians(1)) })
     imu.move(for: 2, omega: { _ in Vector3(radians(10), 0, 0) })
@@ -55,11 +54,9 @@ import Testing
 
   /// A slow steady tilt, where the accelerometer sees the turn too.
   @Test func halfDegreePerSecondTiltIsFollowed() {
-    var imu = SyntheticIMU(rate: 200)
-    imu.rng = SeededGenerator(seed: 9)
-    imu.gyroBias = Vector3(radians(-0.5), radians(0.2), radians(0.4))
-    imu.gyroNoise = radians(0.1)
-    imu.accelNoise = 0.002
+    var imu = SyntheticIMU(
+      rate: 200, seed: 9, gyroBias: Vector3(radians(-0.5), radians(0.2), radians(0.4)),
+      gyroNoise: radians(0.1), accelNoise: 0.002)
     imu.move(for: 4)
     imu.move(for: 40, omega: { _ in Vector3(radians(0.5), 0, 0) })
     var fusion = GyroAccelFusion()

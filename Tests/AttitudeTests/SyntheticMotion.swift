@@ -41,9 +41,16 @@ struct SyntheticIMU {
   var samples: [MotionSample] = []
   var truth: [Quaternion] = []
 
-  init(rate: Double, start: Quaternion = .identity) {
+  init(
+    rate: Double, start: Quaternion = .identity, seed: UInt64 = 1, gyroBias: Vector3 = .zero,
+    gyroNoise: Double = 0, accelNoise: Double = 0
+  ) {
     self.rate = rate
     orientation = start
+    rng = SeededGenerator(seed: seed)
+    self.gyroBias = gyroBias
+    self.gyroNoise = gyroNoise
+    self.accelNoise = accelNoise
   }
 
   /// Moves for `duration` seconds with the body-frame angular velocity
