@@ -25,6 +25,11 @@ Per phase it also prints our RMSE and VQF's, the mean τ (s), the mean √d² an
 the mean norm of our bias error and VQF's (°/s, against the simulated bias in
 the `.bias` file beside the CSV). A case without a sample above the threshold
 has an empty burst and after phase (its "before" runs to the end).
+
+With --edges 2,10 the phases are spans of time instead (0-2 s, 2-10 s, 10 s
+to the end), for any kind of case; --by-kind then prints, per kind (the case
+name less its seed), the median of ours/VQF over the whole case and in each
+phase, how many seeds are above VQF in each phase, and the median bias errors.
 """
 
 import argparse
@@ -52,9 +57,17 @@ def angles(estimate_up, truth_up):
     )
 
 
-def phases(times, gyr, threshold):
-    """Phase index (into PHASES) of every sample."""
+def edge_phases(edges):
+    """The names of the spans of time that --edges cuts (seconds)."""
+    bounds = [0.0, *edges]
+    return [f"{a:g}-{b:g} s" for a, b in zip(bounds, bounds[1:])] + [f"{bounds[-1]:g} s-end"]
+
+
+def phases(times, gyr, threshold, edges=None):
+    """Phase index (into the phase names) of every sample."""
     t = times - times[0]
+    if edges:
+        return np.searchsorted(np.asarray(edges, dtype=float), t, side="right")
     out = np.where(t < 10, 0, 1)
     fast = np.flatnonzero(np.degrees(np.linalg.norm(gyr, axis=1)) > threshold)
     if fast.size:
@@ -69,7 +82,7 @@ def bias_of(path):
     return os.path.splitext(path)[0] + ".bias"
 
 
-def split(path, errors_csv, threshold):
+def split(path, errors_csv, threshold, edges=None):
     gyr, acc, truth, scored, ts, times = load(path)
     true_bias = np.array([float(v) for v in open(bias_of(path)).read().split()[:3]])
     filt = vqf.VQF(ts)
@@ -90,10 +103,10 @@ def split(path, errors_csv, threshold):
     bias_error = np.linalg.norm(bias - true_bias, axis=1)
     drift, tau = e["drift_deg_s"][keep], e["tau_s"][keep]
 
-    phase = phases(times, gyr, threshold)[valid]
+    phase = phases(times, gyr, threshold, edges)[valid]
     n, vqf_ms = len(ours), np.mean(theirs**2)
     rows = {}
-    for k, name in enumerate(PHASES):
+    for k, name in enumerate(edge_phases(edges) if edges else PHASES):
         m = phase == k
         if not m.any():
             rows[name] = None
@@ -118,8 +131,17 @@ def main():
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     p.add_argument("--threshold", type=float, default=150.0, help="burst gyroscope norm, °/s")
     p.add_argument("--json", action="store_true", help="one JSON line per case instead of the table")
+    p.add_argument("--edges", help="phases as spans of time cut at these seconds (2,10) instead")
+    p.add_argument("--by-kind", action="store_true", help="with --edges: a summary per kind of case")
     p.add_argument("csv", nargs="+")
     a = p.parse_args()
+    try:
+        edges = sorted(float(x) for x in a.edges.split(",")) if a.edges else None
+    except ValueError:
+        sys.exit(f"phase_split: --edges wants seconds separated by commas (2,10), not {a.edges!r}")
+    if a.by_kind and not edges:
+        sys.exit("phase_split: --by-kind goes with --edges")
+    names = edge_phases(edges) if edges else PHASES
     for path in a.csv:
         if not os.path.exists(path):
             sys.exit(f"phase_split: no such file {path}")
@@ -137,27 +159,53 @@ def main():
         results = []
         for path in a.csv:
             name = os.path.splitext(os.path.basename(path))[0]
-            results.append((name, *split(path, f"{prefix}-{name}.csv", a.threshold)))
+            results.append((name, *split(path, f"{prefix}-{name}.csv", a.threshold, edges)))
     if a.json:
         for name, ratio, rows in results:
             print(json.dumps(dict(case=name, ratio=ratio, phases=rows)))
         return
-    print("| case | ours/VQF | " + " | ".join(f"{x} share" for x in PHASES) + " |")
-    print("|" + "---|" * (2 + len(PHASES)))
+    if a.by_kind:
+        return print_by_kind(results, names)
+    print("| case | ours/VQF | " + " | ".join(f"{x} share" for x in names) + " |")
+    print("|" + "---|" * (2 + len(names)))
     for name, ratio, rows in results:
-        cells = [f"{rows[x]['share']:+.3f}" if rows[x] else "—" for x in PHASES]
+        cells = [f"{rows[x]['share']:+.3f}" if rows[x] else "—" for x in names]
         print(f"| {name} | {ratio:.3f} | " + " | ".join(cells) + " |")
     print()
     print("| case | phase | s | ours RMSE | VQF RMSE | τ s | √d² °/s | bias error ours | VQF °/s |")
     print("|" + "---|" * 9)
     for name, ratio, rows in results:
-        for x in PHASES:
+        for x in names:
             r = rows[x]
             if r:
                 print(
                     f"| {name} | {x} | {r['seconds']:.1f} | {r['ours']:.3f} | {r['vqf']:.3f} | {r['tau']:.2f} "
                     f"| {r['drift']:.3f} | {r['bias_error']:.3f} | {r['vqf_bias_error']:.3f} |"
                 )
+
+
+def print_by_kind(results, names):
+    """Per kind of case: medians over its seeds, phase by phase."""
+    kinds = {}
+    for name, ratio, rows in results:
+        kinds.setdefault(name.rsplit("_s", 1)[0], []).append((ratio, rows))
+    head = " | ".join(f"{x}: ours/VQF, above 1" for x in names)
+    print(f"| kind | seeds | ours/VQF | above 1 | {head} | bias error {names[1] if len(names) > 1 else names[0]} ours / VQF °/s |")
+    print("|" + "---|" * (4 + len(names) + 1))
+    for kind, cases in kinds.items():
+        ratios = [r for r, _ in cases]
+        cells = []
+        for x in names:
+            per = [rows[x]["ours"] / rows[x]["vqf"] for _, rows in cases if rows[x] and rows[x]["vqf"] > 0]
+            cells.append(f"{np.median(per):.3f}, {sum(v > 1 for v in per)}" if per else "—")
+        x = names[1] if len(names) > 1 else names[0]
+        ours_b = np.median([rows[x]["bias_error"] for _, rows in cases if rows[x]])
+        vqf_b = np.median([rows[x]["vqf_bias_error"] for _, rows in cases if rows[x]])
+        print(
+            f"| {kind} | {len(cases)} | {np.median(ratios):.3f} | {sum(r > 1 for r in ratios)} | "
+            + " | ".join(cells)
+            + f" | {ours_b:.2f} / {vqf_b:.2f} |"
+        )
 
 
 if __name__ == "__main__":
