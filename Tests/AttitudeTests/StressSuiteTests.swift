@@ -193,6 +193,30 @@ import Testing
     #expect(rmse <= 0.990, "RMSE \(rmse)°, VQF 0.988°")
   }
 
+  /// Issue 19's window rule on a moving start, bias step seed 159: the first
+  /// case to miss it by a window, found in the eighth session's sweep of
+  /// seeds 141–240 (none of the 603 cases at the seeds run before does). Both
+  /// filters start 7° off, from the running mean of a moving start; over 3–9
+  /// s VQF is 0.1–0.7° off and this fusion 1.4–2.3°: its bias is not learned
+  /// from the start's mean. VQF with its motion bias learning off for its
+  /// first 3 s does as this fusion does (1.1–2.0° over 4–8 s; its window from
+  /// 3 s 1.22°, also past the bound): VQF's learning from its start pays on
+  /// this seed. The windows from 3 s and 4 s are 1.286° and 1.287° against
+  /// bounds of 1.19° and 1.27° (1.08 ×, 1.02 ×). VQF's windows from
+  /// scripts/bench-attitude's scoring. Known to fail; when it passes, the
+  /// known issue is reported and this note goes.
+  @Test func movingStartOfBiasStep159StaysWithinTheWindowBound() {
+    let recording = StressSuite.named("bias-step")!.recording(seed: 159)
+    let windows = InclinationScore.windows(
+      Self.errors(recording), times: recording.samples.map(\.time))
+    let vqf: [Double] = [2.90, 1.76, 0.70, 0.46, 0.51, 0.52, 0.48, 0.52, 0.56, 0.56]
+    withKnownIssue("the windows from 3 and 4 s are 1.08 and 1.02 × the bound (eighth session)") {
+      for (k, v) in vqf.enumerated() {
+        #expect(windows[k] <= 1.5 * v + 0.5, "window from \(k) s: \(windows[k])°, VQF \(v)°")
+      }
+    }
+  }
+
   /// The range matters only where readings reach it: the same shake on a
   /// ±16 g accelerometer, told its range, is corrected as before.
   @Test func unclippedReadingsAreUnaffectedByTheRange() {
