@@ -308,7 +308,11 @@ public struct FusionParameters: Hashable, Sendable {
   /// reaches a ±2 g range by hand (at 1 Hz that is ±50 cm of travel), so
   /// the unclipped stretches between a shake's clipped peaks never enter
   /// the low-pass. A gyroscope with a known bias drifts well under 0.1° in
-  /// that second.
+  /// that second. For as long again after the hold, the readings' part
+  /// away from the low-passed gravity is faded in (from none to all of
+  /// it): a shake that goes on below the range would otherwise enter the
+  /// low-pass at whatever phase its oscillation is in, a part-period mean
+  /// that acts as a step.
   public var clippedHoldTime: Double = 1.0
 
   public init() {}

@@ -64,7 +64,7 @@ import Foundation
 ///   the device's absinfo) is clipped, not a measurement: from it until
 ///   ``FusionParameters/clippedHoldTime`` after the last one the
 ///   accelerometer does not correct the inclination, and the gyroscope
-///   carries it alone.
+///   carries it alone; over one more hold the readings are faded back in.
 /// - A gyroscope reading at its range (``FusionParameters/gyroscopeRange``)
 ///   is continued along the direction the rate was changing in
 ///   (``SaturatedTurn``), so the low-pass keeps its memory through a flick.
@@ -200,11 +200,17 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// The square of ``clipLimit``, and of ``saturationLimit`` less the
   /// largest bias's length (a seeded ``biasCentre`` and what is learnt about it).
   let clipLimit2: Double
+  /// 1 / ``FusionParameters/clippedHoldTime``.
+  let inverseClippedHoldTime: Double
   var saturationLimit2: Double
   /// The time until which the accelerometer does not correct the
   /// inclination: ``FusionParameters/clippedHoldTime`` after the last
   /// clipped reading, seconds.
   var clippedUntil = -Double.infinity
+  /// The end of the fade that follows a clip hold (one hold after it): until
+  /// then the low-pass takes the readings' part away from the gravity it
+  /// holds in proportion to the time since the hold.
+  var clipFadeUntil = -Double.infinity
   /// The turn a saturated gyroscope did not report (``SaturatedTurn``).
   var saturatedTurn: SaturatedTurn
   /// The square of ``FusionParameters/saturationOnset`` of
@@ -346,6 +352,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     clipLimit = parameters.accelerometerRange
     saturationLimit = parameters.gyroscopeRange
     clipLimit2 = clipLimit * clipLimit
+    inverseClippedHoldTime = 1 / parameters.clippedHoldTime
     saturationLimit2 = 0
     saturatedTurn = SaturatedTurn(parameters)
     updateSaturationGate()
@@ -428,6 +435,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     restWindow.isOpen = false
     isAtRest = false
     clippedUntil = -.infinity
+    clipFadeUntil = -.infinity
     saturatedTurn = SaturatedTurn(parameters)
   }
 
@@ -483,6 +491,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
         // Saturated, and not continued: the frame jumped. The low-pass
         // restarts from the readings after this one, as at the start.
         clippedUntil = max(clippedUntil, time)
+        clipFadeUntil = -.infinity
         block = CorrectionBlock()
         startSum = .zero
         startWeight = 0
@@ -526,6 +535,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       // holds: it keeps what it knew of gravity, not where it was heading.
       if time > clippedUntil { filteredAccelerationRate = .zero }
       clippedUntil = time + parameters.clippedHoldTime
+      clipFadeUntil = clippedUntil + parameters.clippedHoldTime
       block = CorrectionBlock()
     }
     // Every other reading stays in the mean, weak ones (free fall, the far
@@ -566,7 +576,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       }
     }
     if block.count > 0 && block.duration >= blockInterval {
-      applyCorrection(learnBias: hasGyroscope && !isAtRest)
+      applyCorrection(learnBias: hasGyroscope && !isAtRest, time: time)
     }
     let orientation = inclinationCorrection * g
     return AttitudeEstimate(
@@ -576,7 +586,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// Low-passes the block's mean acceleration, corrects the inclination and
   /// learns the bias from the correction; starts a new block. Before the
   /// block is whole (during the start), only follows the start's mean.
-  mutating func applyCorrection(learnBias: Bool) {
+  mutating func applyCorrection(learnBias: Bool, time: Double) {
     guard block.duration >= parameters.correctionInterval else { return followStart() }
     let inverseCount = 1 / Double(block.count)
     let dt = block.duration
@@ -623,6 +633,13 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
         parameters.correctionInterval * min(1, startDuration / parameters.accelerometerTimeConstant)
       filteredAcceleration = startSum / startWeight
       filteredAccelerationRate = .zero
+    } else if time < clipFadeUntil {
+      // A shake that clipped may go on below the range. Taken up at once,
+      // at whatever phase its oscillation is in, its part-period mean would
+      // enter the low-pass as a step; faded in, it averages out.
+      let w = 1 - (clipFadeUntil - time) * inverseClippedHoldTime
+      let faded = filteredAcceleration + (mean - filteredAcceleration) * w
+      filterAcceleration(faded, frequency: omega, interval: dt)
     } else {
       filterAcceleration(mean, frequency: omega, interval: dt)
     }
@@ -808,7 +825,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   @inline(never)
   mutating func correctInclination() -> Vector3? { correctInclinationInline() }
 
-  /// ``correctInclination()``, inlined into ``applyCorrection(learnBias:)``
+  /// ``correctInclination()``, inlined into ``applyCorrection(learnBias:time:)``
   /// (once a block, where the call cost about 20 instructions); the rare
   /// callers (the start, between the start's blocks) keep the call, out of
   /// `update`'s registers.
