@@ -82,7 +82,7 @@ def bias_of(path):
     return os.path.splitext(path)[0] + ".bias"
 
 
-def split(path, errors_csv, threshold, edges=None):
+def split(path, errors_csv, threshold, edges, names):
     gyr, acc, truth, scored, ts, times = load(path)
     true_bias = np.array([float(v) for v in open(bias_of(path)).read().split()[:3]])
     filt = vqf.VQF(ts)
@@ -106,7 +106,7 @@ def split(path, errors_csv, threshold, edges=None):
     phase = phases(times, gyr, threshold, edges)[valid]
     n, vqf_ms = len(ours), np.mean(theirs**2)
     rows = {}
-    for k, name in enumerate(edge_phases(edges) if edges else PHASES):
+    for k, name in enumerate(names):
         m = phase == k
         if not m.any():
             rows[name] = None
@@ -159,7 +159,7 @@ def main():
         results = []
         for path in a.csv:
             name = os.path.splitext(os.path.basename(path))[0]
-            results.append((name, *split(path, f"{prefix}-{name}.csv", a.threshold, edges)))
+            results.append((name, *split(path, f"{prefix}-{name}.csv", a.threshold, edges, names)))
     if a.json:
         for name, ratio, rows in results:
             print(json.dumps(dict(case=name, ratio=ratio, phases=rows)))
@@ -190,7 +190,8 @@ def print_by_kind(results, names):
     for name, ratio, rows in results:
         kinds.setdefault(name.rsplit("_s", 1)[0], []).append((ratio, rows))
     head = " | ".join(f"{x}: ours/VQF, above 1" for x in names)
-    print(f"| kind | seeds | ours/VQF | above 1 | {head} | bias error {names[1] if len(names) > 1 else names[0]} ours / VQF °/s |")
+    bias_phase = names[1] if len(names) > 1 else names[0]
+    print(f"| kind | seeds | ours/VQF | above 1 | {head} | bias error {bias_phase} ours / VQF °/s |")
     print("|" + "---|" * (4 + len(names) + 1))
     for kind, cases in kinds.items():
         ratios = [r for r, _ in cases]
@@ -198,9 +199,8 @@ def print_by_kind(results, names):
         for x in names:
             per = [rows[x]["ours"] / rows[x]["vqf"] for _, rows in cases if rows[x] and rows[x]["vqf"] > 0]
             cells.append(f"{np.median(per):.3f}, {sum(v > 1 for v in per)}" if per else "—")
-        x = names[1] if len(names) > 1 else names[0]
-        ours_b = np.median([rows[x]["bias_error"] for _, rows in cases if rows[x]])
-        vqf_b = np.median([rows[x]["vqf_bias_error"] for _, rows in cases if rows[x]])
+        ours_b = np.median([rows[bias_phase]["bias_error"] for _, rows in cases if rows[bias_phase]])
+        vqf_b = np.median([rows[bias_phase]["vqf_bias_error"] for _, rows in cases if rows[bias_phase]])
         print(
             f"| {kind} | {len(cases)} | {np.median(ratios):.3f} | {sum(r > 1 for r in ratios)} | "
             + " | ".join(cells)
