@@ -58,7 +58,8 @@ public struct FusionParameters: Hashable, Sendable {
   public var maximumBias: Double = 2.0 * .pi / 180
 
   /// Rest (VQF's test): each gyroscope reading stays within this many rad/s
-  /// of the short-term mean, and that mean is below it too…
+  /// of the short-term mean, whose every axis is a bias the estimator can
+  /// hold (within ``maximumBias``)…
   public var restGyroscopeThreshold: Double = 2.0 * .pi / 180
   /// …and the accelerometer within this many g of its short-term mean…
   public var restAccelerometerThreshold: Double = 0.05

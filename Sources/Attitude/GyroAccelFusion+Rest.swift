@@ -1,17 +1,22 @@
 /// Rest detection and the gyroscope bias learned at rest.
 ///
 /// Steady readings (each gyroscope and accelerometer reading near its
-/// short-term mean, the gyroscope's mean below
-/// ``FusionParameters/restGyroscopeThreshold``: VQF's test, which does not
-/// look at the bias estimate) open a ``RestWindow``. At the end of each
-/// window of ``FusionParameters/restMinimumDuration`` (the first after a
-/// start or a seed: ``FusionParameters/initialRestMinimumDuration``) the
-/// window's mean rate is judged:
+/// short-term mean, each axis of the gyroscope's mean a bias the fusion can
+/// hold, within ``FusionParameters/maximumBias`` of ``biasCentre``: VQF's
+/// test, which does not look at the bias estimate) open a ``RestWindow``.
+/// At the end of each window of ``FusionParameters/restMinimumDuration``
+/// (the first after a start or a seed:
+/// ``FusionParameters/initialRestMinimumDuration``) the window's mean rate
+/// is judged:
 ///
 /// - the accelerometer turns as the mean says: a slow turn, not a rest;
-/// - nothing has confirmed the bias yet (start, stored value): it is rest.
-///   The mean replaces the estimate, or is weighted with it if the two
-///   agree: a stored bias that the first rest contradicts is replaced;
+/// - a stored bias (``seedBias(_:)``) that no rest has confirmed yet: it is
+///   rest. The mean replaces the estimate, or is weighted with it if the
+///   two agree: a stored bias that the first rest contradicts is replaced;
+/// - no rest yet and nothing stored: it is rest if it agrees with the
+///   estimate (at the start, with nothing known, every mean does); an
+///   estimate that motion has learned on every axis tells a slow turn about
+///   the vertical from a first rest, as a rest's value does later;
 /// - it agrees (``FusionParameters/restBiasGate`` standard deviations) with
 ///   the estimate, or with the value the last rest left, grown by the random
 ///   walk since: it is rest, however far motion has moved the estimate;
@@ -50,7 +55,7 @@ extension GyroAccelFusion {
     let steady =
       (gyro - restGyroMean).lengthSquared < restGyroscopeLimit2
       && (acceleration - restAccelMean).lengthSquared < restAccelerometerLimit2
-      && (restGyroMean - biasCentre).lengthSquared < restGyroscopeLimit2
+      && isWithinBiasLimit(restGyroMean - biasCentre)
     guard steady else {
       isAtRest = false
       restWindow.isOpen = false
@@ -68,6 +73,14 @@ extension GyroAccelFusion {
       isBiasConfirmed ? parameters.restMinimumDuration : parameters.initialRestMinimumDuration
     guard restWindow.duration >= needed else { return }
     closeRestWindow(orientation: &orientation)
+  }
+
+  /// Whether every axis of `offset` is within ``FusionParameters/maximumBias``:
+  /// a mean rate the fusion can hold as its bias.
+  @inline(__always)
+  func isWithinBiasLimit(_ offset: Vector3) -> Bool {
+    let m = maximumBias
+    return abs(offset.x) < m && abs(offset.y) < m && abs(offset.z) < m
   }
 
   /// The window has lasted long enough: accepts it as rest, updating the
@@ -90,7 +103,10 @@ extension GyroAccelFusion {
       return
     } else if isBiasConfirmed && agrees(bias, variance: biasCovariance.largestVariance) {
       observeBiasAtRest(seen, mean: mean, variance: meanVariance)
-    } else if !isBiasConfirmed || agrees(confirmedBias, variance: confirmedVariance)
+    } else if (isBiasSeeded && !isBiasConfirmed)
+      || (isBiasConfirmed
+        ? agrees(confirmedBias, variance: confirmedVariance)
+        : agrees(bias, variance: biasCovariance.largestVariance))
       || window.accelerometerDisprovesTurn(by: mean - bias, gyroscopeNoise2: meanVariance)
     {
       if isBiasConfirmed || !agrees(bias, variance: biasCovariance.largestVariance) {

@@ -105,6 +105,9 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// True once a rest has measured the bias since the start or the last
   /// ``seedBias(_:)``.
   var isBiasConfirmed = false
+  /// True once ``seedBias(_:)`` has given a stored bias: until a rest
+  /// confirms it, the first rest replaces it however far it is.
+  var isBiasSeeded = false
   /// The bias the last accepted rest left, and the variance of the least
   /// known axis, grown by the random walk since then: a rest that agrees
   /// with it is accepted however far motion has moved ``bias`` since.
@@ -296,6 +299,8 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   let restAccelerometerLimit2: Double
   /// Variance of the short-term gyroscope mean of a still card, (rad/s)².
   let shortTermMeanVariance: Double
+  /// ``FusionParameters/maximumBias``, rad/s.
+  let maximumBias: Double
   let maximumBias2: Double
 
   public init(parameters: FusionParameters = .init()) {
@@ -335,6 +340,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       parameters.motionBiasNoise * parameters.motionBiasNoise
       * parameters.accelerometerTimeConstant
     motionBiasTimeConstant = parameters.motionBiasTimeConstant
+    maximumBias = parameters.maximumBias
     maximumBias2 = parameters.maximumBias * parameters.maximumBias
     biasCovariance = BiasCovariance(variance: maximumBias2)
     biasDrift2 = 2 * maximumBias2
@@ -413,6 +419,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     confirmedBias = bias
     confirmedVariance = biasCovariance.largestVariance
     isBiasConfirmed = false
+    isBiasSeeded = true
     restWindow.isOpen = false
     isAtRest = false
     updateRestGate()
