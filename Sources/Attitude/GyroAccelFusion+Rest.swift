@@ -79,7 +79,7 @@ extension GyroAccelFusion {
   /// a mean rate the fusion can hold as its bias.
   @inline(__always)
   func isWithinBiasLimit(_ offset: Vector3) -> Bool {
-    let m = maximumBias
+    let m = parameters.maximumBias
     return abs(offset.x) < m && abs(offset.y) < m && abs(offset.z) < m
   }
 
@@ -94,6 +94,7 @@ extension GyroAccelFusion {
     func agrees(_ estimate: Vector3, variance: Double) -> Bool {
       (mean - estimate).lengthSquared <= restBiasGate2 * (variance + meanVariance)
     }
+    let agreesWithEstimate = agrees(bias, variance: biasCovariance.largestVariance)
     let seen = window.turnAcrossGravity()
     if window.accelerometerConfirmsTurn(by: mean, gyroscopeNoise2: meanVariance) {
       // The readings turned as the gyroscope's mean says: a slow turn, not a
@@ -101,15 +102,14 @@ extension GyroAccelFusion {
       isAtRest = false
       restWindow = RestWindow(start: orientation)
       return
-    } else if isBiasConfirmed && agrees(bias, variance: biasCovariance.largestVariance) {
+    } else if isBiasConfirmed && agreesWithEstimate {
       observeBiasAtRest(seen, mean: mean, variance: meanVariance)
     } else if (isBiasSeeded && !isBiasConfirmed)
       || (isBiasConfirmed
-        ? agrees(confirmedBias, variance: confirmedVariance)
-        : agrees(bias, variance: biasCovariance.largestVariance))
+        ? agrees(confirmedBias, variance: confirmedVariance) : agreesWithEstimate)
       || window.accelerometerDisprovesTurn(by: mean - bias, gyroscopeNoise2: meanVariance)
     {
-      if isBiasConfirmed || !agrees(bias, variance: biasCovariance.largestVariance) {
+      if isBiasConfirmed || !agreesWithEstimate {
         // The rest contradicts the estimate: the estimate is as unsure as the
         // change the rest shows, and the rest is what is known now, as far
         // as it tells.

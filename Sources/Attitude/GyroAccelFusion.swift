@@ -299,8 +299,6 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   let restAccelerometerLimit2: Double
   /// Variance of the short-term gyroscope mean of a still card, (rad/s)².
   let shortTermMeanVariance: Double
-  /// ``FusionParameters/maximumBias``, rad/s.
-  let maximumBias: Double
   let maximumBias2: Double
 
   public init(parameters: FusionParameters = .init()) {
@@ -340,7 +338,6 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       parameters.motionBiasNoise * parameters.motionBiasNoise
       * parameters.accelerometerTimeConstant
     motionBiasTimeConstant = parameters.motionBiasTimeConstant
-    maximumBias = parameters.maximumBias
     maximumBias2 = parameters.maximumBias * parameters.maximumBias
     biasCovariance = BiasCovariance(variance: maximumBias2)
     biasDrift2 = 2 * maximumBias2

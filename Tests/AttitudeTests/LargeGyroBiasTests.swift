@@ -39,6 +39,13 @@ import Testing
   static let stillUp = Vector3(
     -cos(rad(10)) * sin(rad(-5)), sin(rad(10)), cos(rad(10)) * cos(rad(-5)))
 
+  /// Degrees between the up vector that `orientation` (card → world) gives,
+  /// in card coordinates, and the still card's.
+  static func inclination(of orientation: Quaternion) -> Double {
+    let estimatedUp = orientation.conjugate.rotate(Vector3(0, 0, 1))
+    return deg(acos(min(1, max(-1, estimatedUp.dot(stillUp)))))
+  }
+
   static func still(
     seconds: Double, bias: Vector3, start: Double = 0, seed: UInt64
   ) -> [MotionSample] {
@@ -117,8 +124,7 @@ import Testing
       let output = fusion.update(sample)
       let q = try #require(output).orientation
       guard sample.time >= 2 else { continue }
-      let estimatedUp = q.conjugate.rotate(Vector3(0, 0, 1))
-      worst = max(worst, Self.deg(acos(min(1, max(-1, estimatedUp.dot(Self.stillUp))))))
+      worst = max(worst, Self.inclination(of: q))
     }
     let error = Self.deg((fusion.bias - bias * (.pi / 180)).length)
     print("unseeded \(bias) °/s at rest: bias error \(error) °/s, inclination \(worst)° from 2 s")
@@ -198,7 +204,6 @@ import Testing
     // accelerometer pulls back). Each is measured against the truth, not
     // against the first output, whose own start (the mean of the first
     // readings, VQF's start) moves by the first reading's noise.
-    let up = Self.stillUp
     var firstHeading: Vector3?
     var worstHeading = 0.0
     var worstInclination = 0.0
@@ -215,9 +220,7 @@ import Testing
       // for one reading), not the bias. From 0.25 s on (62 readings) it is
       // under 0.03°, so what is left is what the bias does.
       guard sample.time >= 0.25 else { continue }
-      let estimatedUp = q.conjugate.rotate(Vector3(0, 0, 1))
-      worstInclination = max(
-        worstInclination, Self.deg(acos(min(1, max(-1, estimatedUp.dot(up))))))
+      worstInclination = max(worstInclination, Self.inclination(of: q))
     }
     print("seeded \(bias) °/s: heading \(worstHeading)°, inclination \(worstInclination)°")
     #expect(
