@@ -9,8 +9,10 @@ import Testing
   /// Every command, plain `tilt-cli` first.
   static var commands: [any Command.Type] { [DefaultCommand.self] + CommandList.all }
 
-  /// A value each option accepts, for those whose validation is their own.
-  static let examples = ["card-size": "340x220", "serve": "127.0.0.1:0", "speed": "max"]
+  /// Values to try on an option whose validation is its own, until one passes.
+  static let candidates = [
+    "x", "0", "1", "max", "340x220", "127.0.0.1:0", "127.0.0.0/8", "26760", "a.evemu",
+  ]
 
   /// The option names in a help's `OPTIONS:` section: `--output` and `-o`.
   static func listedOptions(_ help: String) -> Set<String> {
@@ -29,13 +31,13 @@ import Testing
     return names
   }
 
-  /// A value that `option` accepts.
-  static func example(for option: OptionDeclaration) -> String {
+  /// A value that `option` accepts, if the test can find one.
+  static func example(for option: OptionDeclaration) -> String? {
     switch option.validation {
     case .number(let range): return range.lowerBound.compact
-    case .choices(let words): return words[0]
+    case .choices(let words): return words.first
     case .any: return "x"
-    case .custom: return examples[option.name] ?? "x"
+    case .custom: return candidates.first { (try? option.check($0)) != nil }
     }
   }
 
@@ -56,8 +58,13 @@ import Testing
     for option in command.acceptedOptions {
       let spellings = ["--\(option.name)"] + (option.short.map { ["-\($0)"] } ?? [])
       for spelling in spellings {
-        let arguments =
-          option.kind == .flag ? [spelling] : [spelling, Self.example(for: option)]
+        var arguments = [spelling]
+        if option.kind != .flag {
+          let example = try #require(
+            Self.example(for: option),
+            "\(command.name) \(spelling): add a value it accepts to `candidates`")
+          arguments.append(example)
+        }
         let parsed = try command.parse(arguments)
         if option.kind == .flag {
           #expect(parsed.has(option.name), "\(command.name) \(arguments)")

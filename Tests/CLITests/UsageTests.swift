@@ -7,13 +7,17 @@ import Testing
     let r = try TiltCLI.run(["--help"])
     #expect(r.status == 0)
     #expect(r.stdout.hasPrefix("OVERVIEW: "))
-    for name in ["devices", "info", "live", "replay", "record", "tune"] {
+    for name in [
+      "devices", "info", "live", "replay", "record", "tune", "calibrate", "completions", "manpage",
+    ] {
       #expect(r.stdout.contains("\n  \(name) "), "help lists \(name)")
     }
     #expect(r.stderr.isEmpty)
   }
 
-  @Test(arguments: ["devices", "info", "live", "replay", "record", "tune"])
+  @Test(arguments: [
+    "devices", "info", "live", "replay", "record", "tune", "calibrate", "completions", "manpage",
+  ])
   func commandHelpHasTheThreeSections(command: String) throws {
     let r = try TiltCLI.run([command, "--help"])
     #expect(r.status == 0)
@@ -26,6 +30,7 @@ import Testing
   /// `tilt-cli help [COMMAND]` is `--help` (SPEC §3): the same bytes and status.
   @Test(arguments: [
     [], ["devices"], ["info"], ["live"], ["replay"], ["record"], ["tune"], ["calibrate"],
+    ["completions"], ["manpage"],
   ])
   func helpCommandIsTheSameAsHelpOption(command: [String]) throws {
     let viaHelp = try TiltCLI.run(["help"] + command)
@@ -114,6 +119,48 @@ import Testing
     let r = try TiltCLI.run(arguments)
     #expect(r.status == 64)
     #expect(r.stderr.hasPrefix("Error: \(message)\n"), "\(r.stderr)")
+  }
+
+  /// `-h` is a flag like any other: where a value belongs it is a missing
+  /// value, and after `--` it is an argument.
+  @Test func helpWhereAValueBelongsIsAMissingValue() throws {
+    let r = try TiltCLI.run(["live", "-o", "-h"])
+    #expect(r.status == 64)
+    #expect(
+      r.stderr.hasPrefix(
+        "Error: missing value for '--output' ('-h' is an option; write --output=-h if that is the value)\n"
+      ), "\(r.stderr)")
+    #expect(r.stdout.isEmpty)
+  }
+
+  @Test func helpAfterTheEndOfOptionsIsAnArgument() throws {
+    let r = try TiltCLI.run(["info", "--", "-h"])
+    #expect(r.status == 1, "\(r.stderr)")
+    #expect(r.stderr.hasPrefix("tilt-cli info: -h: "), "\(r.stderr)")
+    #expect(!r.stdout.contains("OVERVIEW"))
+  }
+
+  @Test func helpAfterOtherOptionsShowsTheHelp() throws {
+    let r = try TiltCLI.run(["replay", "--rate", "0", "x.evemu", "--help"])
+    #expect(r.status == 0)
+    #expect(r.stdout == (try TiltCLI.run(["replay", "--help"])).stdout)
+  }
+
+  @Test(arguments: [
+    (["replay", "recordings/demo.evemu", "--rate", "30", "--rate", "60"], "--rate", "30", "60"),
+    (["live", "-o", "a.jsonl", "--output", "b.jsonl"], "--output", "a.jsonl", "b.jsonl"),
+    (["info", "--measure=1", "--measure", "2", "x"], "--measure", "1", "2"),
+  ])
+  func aRepeatedSingleValuedOptionIsAUsageError(
+    arguments: [String], option: String, first: String, second: String
+  ) throws {
+    let r = try TiltCLI.run(arguments)
+    #expect(r.status == 64)
+    #expect(
+      r.stderr.hasPrefix(
+        "Error: '\(option)' is given twice ('\(first)' and '\(second)'); give it once\n"),
+      "\(r.stderr)")
+    #expect(r.stdout.isEmpty)
   }
 
   @Test func replayWithoutAFileIsAUsageError() throws {
