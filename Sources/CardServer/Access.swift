@@ -1,7 +1,7 @@
 import CMicroHTTPD
 import SystemCalls
 
-/// Who may use the live page (SPEC §6), decided from the bound socket and each
+/// Who may use the live page (contract §6.4), decided from the bound socket and each
 /// request's headers; no sockets here, so every rule is testable alone.
 ///
 /// - Bound to a loopback address (127.0.0.0/8, `::1`, `::ffff:127.x.y.z`, as

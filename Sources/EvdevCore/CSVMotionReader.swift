@@ -1,4 +1,4 @@
-/// One row of a CSV IMU log, in card axes (SPEC §2).
+/// One row of a CSV IMU log, in card axes (contract §2.3).
 public struct MotionRecord: Hashable, Sendable {
   /// Seconds since the first row.
   public var time: Double
