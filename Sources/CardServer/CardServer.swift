@@ -36,7 +36,7 @@ public final class CardServer {
   public enum Control: String, CaseIterable, Hashable, Sendable {
     case flip, recenter, stop, start
 
-    /// The card session's command for this control.
+    /// The ``CardSession`` command for this control.
     public var command: CardSession.Command {
       switch self {
       case .flip: .flip
