@@ -14,14 +14,15 @@ import EvdevCore
 /// right-handed, and the gyroscope (rad/s, right-hand rule about the same
 /// axes) is M · ω unchanged.
 public enum IIOConvention {
-  /// Standard gravity, m/s²: what IIO's m/s² are divided by to give g.
-  public static let standardGravity = 9.80665
+  /// Standard gravity, m/s²: EvdevCore's `standardGravity`, under the name
+  /// that code written against 0.2.0 uses.
+  public static var standardGravity: Double { EvdevCore.standardGravity }
 
   /// The card-frame acceleration in g of an accelerometer reading in m/s².
   public static func cardAcceleration(_ reading: SIMD3<Double>, mount: MountMatrix)
     -> SIMD3<Double>
   {
-    -mount.apply(reading) / standardGravity
+    -mount.apply(reading) / EvdevCore.standardGravity
   }
 
   /// The card-frame rotation rate in rad/s of a gyroscope reading in rad/s.
