@@ -74,10 +74,6 @@ public final class CSVMotionReader {
 
   static let needs = "a CSV log needs \(CSVColumns.needed)"
 
-  /// The message for binary bytes at line `number`.
-  static func binaryData(at number: Int) -> String {
-    "not a CSV log (binary data at line \(number)); \(RecordingError.giveARecording)"
-  }
   /// The largest `t_s` magnitude, seconds (about 31 700 years, as for evemu
   /// event times): beyond it differences of times lose meaning or overflow.
   static let largestTime = 1e12
@@ -89,11 +85,7 @@ public final class CSVMotionReader {
     lines = try BufferedLineReader(path: path, expected: "a CSV log")
     var headerLine: String?
     while let line = try lines.nextLine() {
-      if line.looksBinary {
-        throw RecordingError(
-          file: path, line: lines.lineNumber, kind: .binary,
-          message: Self.binaryData(at: lines.lineNumber))
-      }
+      try lines.refuseBinary(line)
       var text = String(decoding: line, as: UTF8.self)
       if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
       let trimmed = Substring(text).trimmingBlanks()
@@ -173,11 +165,7 @@ public final class CSVMotionReader {
   public func nextSample() throws(RecordingError) -> MotionRecord? {
     while let line = try lines.nextLine() {
       if EvemuReader.isBlank(line) || line[0] == UInt8(ascii: "#") { continue }
-      if line.looksBinary {
-        throw RecordingError(
-          file: path, line: lineNumber, kind: .binary,
-          message: Self.binaryData(at: lineNumber))
-      }
+      try lines.refuseBinary(line)
       return try parseRow(String(decoding: line, as: UTF8.self))
     }
     return nil
