@@ -36,8 +36,8 @@ let package = Package(
     .target(name: "Attitude"),
     .target(name: "TiltCard", dependencies: ["Attitude", "SystemCalls"]),
     // Rigid-body motion turned into a device's readings, for tests and benchmarks.
-    .target(name: "MotionSimulator", dependencies: ["Attitude"]),
-    // The live page's HTTP server (SPEC §6), through libmicrohttpd.
+    .target(name: "MotionSimulator", dependencies: ["Attitude", "EvdevCore"]),
+    // The live page's HTTP server (contract §6), through libmicrohttpd.
     .systemLibrary(
       name: "CMicroHTTPD",
       pkgConfig: "libmicrohttpd",

@@ -13,7 +13,7 @@ import TiltCard
 /// hold at most `EvemuReader.maximumFrameEvents` events; decoded sample times
 /// are finite and never decrease; every card frame has a finite time that
 /// never decreases, a finite transform and quaternion, and its visible face
-/// projects with a positive signed area (SPEC §4's invariant).
+/// projects with a positive signed area (contract §4.2's invariant).
 nonisolated(unsafe) private let input = FuzzInputFile(name: "fuzz-pipeline")
 
 @_cdecl("LLVMFuzzerTestOneInput")

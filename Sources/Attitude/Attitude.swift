@@ -4,7 +4,7 @@ import Foundation
 /// coordinates into reference (or world) coordinates.
 ///
 /// Angles are Tait–Bryan angles in Core Motion's order,
-/// `R = Rz(yaw)·Rx(pitch)·Ry(roll)`, in radians (SPEC §1).
+/// `R = Rz(yaw)·Rx(pitch)·Ry(roll)`, in radians (contract §1.5).
 public struct Attitude: Hashable, Sendable {
   public var quaternion: Quaternion
 

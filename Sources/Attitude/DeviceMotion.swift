@@ -1,4 +1,4 @@
-/// One timed reading of a motion sensor, in the card frame (SPEC §1).
+/// One timed reading of a motion sensor, in the card frame (contract §1.2).
 ///
 /// The sample never names a device: evdev devices, recordings, CSV logs and
 /// tests all reduce to this.

@@ -5,7 +5,7 @@
 /// hold, within ``FusionParameters/maximumBias`` of ``biasCentre``: VQF's
 /// test, which does not look at the bias estimate) open a ``RestWindow``.
 /// At the end of each window of ``FusionParameters/restMinimumDuration``
-/// (the first after a start or a seed:
+/// (the first after a start or ``seedBias(_:)``:
 /// ``FusionParameters/initialRestMinimumDuration``) the window's mean rate
 /// is judged:
 ///

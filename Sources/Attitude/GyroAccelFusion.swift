@@ -691,9 +691,8 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// `T·(p + p₀)/(2(s²(ω² + ω₀²) + d²))` over τ₀³, within the bounds (see
   /// ``FusionParameters/gyroscopeScaleError``). `d²` is ``biasDrift2``: a
   /// bias not known yet drifts the almost-inertial frame as a scale error
-  /// does, and the low-pass lags either drift by τ (a bias 1.3 °/s off
-  /// under a τ stretched to 6 s for a 0.7 g push left the inclination 6.5°
-  /// off where VQF's 3 s left 3.4°). Updates the means of motion.
+  /// does, and the low-pass lags either drift by τ (docs/bench-attitude.md,
+  /// `usageStretch`). Updates the means of motion.
   @inline(__always)
   mutating func usageStretch(
     translation2 p: Double, rotation2 w2: Double, biasDrift2 d2: Double, interval dt: Double
@@ -789,11 +788,8 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// expected square is known (``sustainedNoise2``, and the scale error's drift s²ω² that the
   /// law counts as the turn's). Where the mean's square exceeds that noise
   /// and what the covariance allows along its direction, the covariance is
-  /// raised to it there: the bias follows, and τ shortens with the drift.
-  /// (Simulated bias ramps of 1.5–3 °/s in 2 min, seeds 1 and 3: 1.03 and
-  /// 1.47 × VQF's RMSE before, 0.38 and 0.75 × with it. With the noise
-  /// divided by the mean's 10 τ₀s, 0.23 and 0.50 ×, but a push turning
-  /// slowly in the world for two minutes moved a known bias by 0.48 °/s.)
+  /// raised to it there: the bias follows, and τ shortens with the drift
+  /// (the figures: docs/bench-attitude.md, `matchSustainedInnovation`).
   @inline(__always)
   mutating func matchSustainedInnovation(
     _ innovation: Vector3, rows h1: Vector3, _ h2: Vector3, interval dt: Double

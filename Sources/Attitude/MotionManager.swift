@@ -10,10 +10,10 @@ import Foundation
 /// and recordings). The same samples
 /// always give the same outputs.
 ///
-/// Lifecycle, as in Core Motion: stopping and starting again begins a new
-/// session, so the orientation is re-estimated from the next sample and,
-/// with ``ReferenceMode/start``, the reference is re-taken. What was learned
-/// about the sensor (the gyroscope bias) is kept across sessions.
+/// Lifecycle, as in Core Motion: stopping and starting again begins afresh:
+/// the orientation is re-estimated from the next sample and, with
+/// ``ReferenceMode/start``, the reference is re-taken. What was learned
+/// about the sensor (the gyroscope bias) is kept across starts.
 /// ``deviceMotion`` keeps the last output after a stop.
 ///
 /// Not thread-safe (not `Sendable`): create, feed and read a manager on one
@@ -78,7 +78,7 @@ public final class MotionManager {
     }
   }
 
-  /// Starts a session in push mode: feed samples with ``process(_:)``;
+  /// Starts updates in push mode: feed samples with ``process(_:)``;
   /// `handler` gets each output, or one per ``deviceMotionUpdateInterval``.
   public func startDeviceMotionUpdates(handler: @escaping (DeviceMotion) -> Void) {
     fusion?.reset()
@@ -93,7 +93,7 @@ public final class MotionManager {
     isDeviceMotionActive = true
   }
 
-  /// Starts a session in pull mode and runs `samples` until they end or
+  /// Starts updates in pull mode and runs `samples` until they end or
   /// `handler` calls ``stopDeviceMotionUpdates()``; returns how many were
   /// taken. Updates are stopped when this returns.
   @discardableResult
@@ -111,7 +111,7 @@ public final class MotionManager {
     return taken
   }
 
-  /// Ends the session: ``process(_:)`` ignores samples until the next start.
+  /// Stops updates: ``process(_:)`` ignores samples until the next start.
   public func stopDeviceMotionUpdates() {
     isDeviceMotionActive = false
     handler = nil

@@ -1,7 +1,7 @@
 import CMicroHTTPD
 import SystemCalls
 
-/// Who may use the live page (SPEC §6), decided from the bound socket and each
+/// Who may use the live page (contract §6.4), decided from the bound socket and each
 /// request's headers; no sockets here, so every rule is testable alone.
 ///
 /// - Bound to a loopback address (127.0.0.0/8, `::1`, `::ffff:127.x.y.z`, as
@@ -40,7 +40,7 @@ public struct Access: Hashable, Sendable {
 
   /// The characters a `--serve-token` may use: URL- and cookie-safe as they are.
   public static func isValidToken(_ token: String) -> Bool {
-    token.utf8.count >= minimumTokenLength && token.utf8.count <= 256
+    tokenLengths.contains(token.utf8.count)
       && token.utf8.allSatisfy { c in
         (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)
           || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") || c == UInt8(ascii: ".")
@@ -51,6 +51,11 @@ public struct Access: Hashable, Sendable {
   /// The shortest `--serve-token`: 16 characters, 96 bits if drawn from the
   /// 64 URL-safe ones, beyond guessing over a network.
   public static let minimumTokenLength = 16
+  /// The longest `--serve-token`: 256 characters, a URL and a cookie that any
+  /// browser keeps whole.
+  public static let maximumTokenLength = 256
+  /// The lengths a `--serve-token` may have, both ends included (contract §6.4).
+  public static let tokenLengths = minimumTokenLength...maximumTokenLength
 
   /// A fresh token: 128 bits from the kernel's generator, as 32 hex digits.
   public static func randomToken() -> String {

@@ -2,7 +2,7 @@ import CMicroHTTPD
 import SystemCalls
 import TiltCard
 
-/// The live page's HTTP server (SPEC §6), on libmicrohttpd, driven by the
+/// The live page's HTTP server (contract §6), on libmicrohttpd, driven by the
 /// caller's single `poll()` loop.
 ///
 /// libmicrohttpd runs in external-polling mode through its epoll descriptor
@@ -36,7 +36,7 @@ public final class CardServer {
   public enum Control: String, CaseIterable, Hashable, Sendable {
     case flip, recenter, stop, start
 
-    /// The card session's command for this control.
+    /// The ``CardSession`` command for this control.
     public var command: CardSession.Command {
       switch self {
       case .flip: .flip
@@ -69,7 +69,7 @@ public final class CardServer {
     /// so that streams (which have no deadline and are never cut to make
     /// room) leave the rest for the page and its controls.
     public var streams: Int = 48
-    /// The time a connection has to finish a request (SPEC §6: 10 s),
+    /// The time a connection has to finish a request (contract §6.5: 10 s),
     /// counted from its start or the end of its previous request; then it is
     /// closed.
     public var requestTime: Duration = .seconds(10)
@@ -98,7 +98,7 @@ public final class CardServer {
 
   /// Called for each accepted `POST /control`.
   public var onControl: ((Control) -> Void)?
-  /// Called when "some viewer has the page visible" changes (SPEC §6: while
+  /// Called when "some viewer has the page visible" changes (contract §6.3: while
   /// none is, updates stop and the device is closed).
   public var onVisibilityChange: ((Bool) -> Void)?
   /// The device and update state `/state` reports.
@@ -309,7 +309,7 @@ public final class CardServer {
     connections[handle]?.deadline = .now + limits.requestTime
   }
 
-  /// Sends one SPEC §4 frame line (as the jsonl sink writes it, newline or
+  /// Sends one contract §4.1 frame line (as the jsonl sink writes it, newline or
   /// not) to every viewer as one `data:` event.
   public func broadcast<Line: Collection>(frameJSON line: Line) where Line.Element == UInt8 {
     guard daemon != nil, !order.isEmpty else { return }
@@ -339,8 +339,8 @@ public final class CardServer {
   }
 
   /// A served replay reached the end of its recording at source time `t`
-  /// (seconds): every viewer gets `event: end` with `data: {"t": T}` (SPEC
-  /// §6), and a viewer that comes later gets the last frame and that event
+  /// (seconds): every viewer gets `event: end` with `data: {"t": T}` (contract
+  /// §6.2), and a viewer that comes later gets the last frame and that event
   /// after its `viewer` event, so its page shows the end, not a blank card.
   /// The streams stay open: the server serves on until it is closed.
   public func broadcastEnd(at t: Double) {

@@ -85,7 +85,7 @@ enum Requests {
 }
 
 extension CardServer {
-  /// One call of the access handler (SPEC §6's table).
+  /// One call of the access handler (contract §6.2's table).
   func handle(
     _ connection: OpaquePointer, path: String, method: String, first: Bool,
     upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,

@@ -1,4 +1,4 @@
-/// Where the live page is served: the `[HOST:]PORT` of `--serve` (SPEC §6).
+/// Where the live page is served: the `[HOST:]PORT` of `--serve` (contract §6.1).
 ///
 /// HOST defaults to the loopback address 127.0.0.1; an IPv6 address is written
 /// in brackets (`[::1]:8080`). PORT 0 asks the kernel for a free port.

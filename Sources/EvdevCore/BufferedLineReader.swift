@@ -122,15 +122,13 @@ final class BufferedLineReader {
         start = 0
       }
       if end == Self.capacity {
-        let nul =
-          Memory.firstIndex(of: 0, in: UnsafeRawBufferPointer(start: base, count: end)) != nil
+        if Memory.firstIndex(of: 0, in: UnsafeRawBufferPointer(start: base, count: end)) != nil {
+          throw binaryData(at: lineNumber + 1)
+        }
         throw RecordingError(
-          file: path, line: lineNumber + 1, kind: nul ? .binary : .garbled,
-          message: nul
-            ? "not \(expected) (binary data at line \(lineNumber + 1)); "
-              + RecordingError.giveARecording
-            : "line longer than \(Self.capacity) bytes; not \(expected): "
-              + RecordingError.giveARecording)
+          file: path, line: lineNumber + 1, kind: .garbled,
+          message: "line longer than \(Self.capacity) bytes; not \(expected): "
+            + RecordingError.giveARecording)
       }
       let count: Int
       do {
@@ -148,6 +146,25 @@ final class BufferedLineReader {
       }
       if count == 0 { atEOF = true } else { end += count }
     }
+  }
+
+  /// Throws ``binaryData(at:)`` when `line`, the line last returned, looks
+  /// binary (`looksBinary`).
+  func refuseBinary(_ line: UnsafeBufferPointer<UInt8>) throws(RecordingError) {
+    if line.looksBinary { throw binaryData(at: lineNumber) }
+  }
+
+  /// The error for binary data at line `number`: the file is not ``expected``.
+  func binaryData(at number: Int) -> RecordingError {
+    Self.binaryData(in: path, expected: expected, at: number)
+  }
+
+  /// The error for binary data at line `number` of `path`, which is not
+  /// `expected` ("an evemu recording", "a CSV log").
+  static func binaryData(in path: String, expected: String, at number: Int) -> RecordingError {
+    RecordingError(
+      file: path, line: number, kind: .binary,
+      message: "not \(expected) (binary data at line \(number)); \(RecordingError.giveARecording)")
   }
 
   private func trimmed(_ p: UnsafeMutablePointer<UInt8>, _ n: Int) -> UnsafeBufferPointer<UInt8> {

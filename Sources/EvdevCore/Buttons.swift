@@ -7,7 +7,7 @@ public enum Buttons {
   public static let gamepadAndJoystick = UInt16(BTN_JOYSTICK)...UInt16(BTN_THUMBR)
   /// `BTN_0` to `BTN_9`: misc buttons.
   public static let misc = UInt16(BTN_0)...UInt16(BTN_9)
-  /// `BTN_SOUTH` (also spelled `BTN_A`) and `BTN_TRIGGER`, SPEC §3's primary
+  /// `BTN_SOUTH` (also spelled `BTN_A`) and `BTN_TRIGGER`, contract §3.6's primary
   /// buttons: the flip buttons of a device whose keys are not known.
   public static let specPrimary: Set<UInt16> = [ButtonCode.south, ButtonCode.trigger]
 
@@ -24,7 +24,7 @@ public enum Buttons {
   /// (`EV_KEY`, the motion node's and its paired button node's): the first
   /// of these that it has:
   ///
-  /// 1. `BTN_SOUTH` and `BTN_TRIGGER`, whichever it has (both if both: SPEC §3);
+  /// 1. `BTN_SOUTH` and `BTN_TRIGGER`, whichever it has (both if both: contract §3.6);
   /// 2. `BTN_DPAD_LEFT`: a node with D-pad buttons and neither of the above
   ///    is a left Joy-Con (hid-nintendo gives it `BTN_DPAD_*`, L, ZL, minus,
   ///    capture and the stick's click, no face buttons). Held sideways, as a

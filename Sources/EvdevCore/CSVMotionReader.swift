@@ -1,4 +1,4 @@
-/// One row of a CSV IMU log, in card axes (SPEC §2).
+/// One row of a CSV IMU log, in card axes (contract §2.3).
 public struct MotionRecord: Hashable, Sendable {
   /// Seconds since the first row.
   public var time: Double
@@ -40,8 +40,9 @@ public struct MotionRecord: Hashable, Sendable {
 ///
 /// Not thread-safe (not `Sendable`): use it from one thread or task at a time.
 public final class CSVMotionReader {
-  /// Standard gravity, m/s² per g.
-  public static let standardGravity = 9.80665
+  /// Standard gravity, m/s² per g: EvdevCore's `standardGravity`.
+  @available(*, deprecated, message: "use EvdevCore's standardGravity")
+  public static var standardGravity: Double { EvdevCore.standardGravity }
 
   /// The header's column names.
   public let columns: [String]
@@ -71,12 +72,8 @@ public final class CSVMotionReader {
   private var lastTime = -Double.infinity
   private var fields: [Substring] = []
 
-  static let needs = "a CSV log needs t_s and acc_x_g… or acc_x_m_s2…"
+  static let needs = "a CSV log needs \(CSVColumns.needed)"
 
-  /// The message for binary bytes at line `number`.
-  static func binaryData(at number: Int) -> String {
-    "not a CSV log (binary data at line \(number)); \(RecordingError.giveARecording)"
-  }
   /// The largest `t_s` magnitude, seconds (about 31 700 years, as for evemu
   /// event times): beyond it differences of times lose meaning or overflow.
   static let largestTime = 1e12
@@ -88,11 +85,7 @@ public final class CSVMotionReader {
     lines = try BufferedLineReader(path: path, expected: "a CSV log")
     var headerLine: String?
     while let line = try lines.nextLine() {
-      if line.looksBinary {
-        throw RecordingError(
-          file: path, line: lines.lineNumber, kind: .binary,
-          message: Self.binaryData(at: lines.lineNumber))
-      }
+      try lines.refuseBinary(line)
       var text = String(decoding: line, as: UTF8.self)
       if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
       let trimmed = Substring(text).trimmingBlanks()
@@ -113,9 +106,10 @@ public final class CSVMotionReader {
     func missing(_ message: String) -> RecordingError {
       RecordingError(file: path, line: headerNumber, kind: .missingColumn, message: message)
     }
-    /// The three columns `prefix_{x,y,z}_suffix`, nil if none, an error if some.
-    func triple(_ prefix: String, _ suffix: String) throws(RecordingError) -> [Int]? {
-      let found = ["x", "y", "z"].map { index("\(prefix)_\($0)_\(suffix)") }
+    /// The three columns of `axes`, nil if none, an error if some.
+    func triple(_ axes: CSVColumns.Axes) throws(RecordingError) -> [Int]? {
+      let (prefix, suffix) = (axes.prefix, axes.unit)
+      let found = axes.names.map(index)
       if found.allSatisfy({ $0 == nil }) { return nil }
       if let gap = zip(["x", "y", "z"], found).first(where: { $0.1 == nil }) {
         throw missing(
@@ -124,30 +118,32 @@ public final class CSVMotionReader {
       }
       return found.map { $0! }
     }
-    guard let time = index("t_s") else { throw missing("no t_s column; \(Self.needs)") }
+    guard let time = index(CSVColumns.time) else {
+      throw missing("no \(CSVColumns.time) column; \(Self.needs)")
+    }
     self.time = time
-    if let a = try triple("acc", "m_s2") {
+    if let a = try triple(CSVColumns.accelerometerMetresPerSecondSquared) {
       accel = a
-      accelScale = 1 / Self.standardGravity
-    } else if let a = try triple("acc", "g") {
+      accelScale = 1 / EvdevCore.standardGravity
+    } else if let a = try triple(CSVColumns.accelerometerG) {
       accel = a
       accelScale = 1
     } else {
       throw missing("no accelerometer columns; \(Self.needs)")
     }
-    if let g = try triple("gyr", "rad_s") {
+    if let g = try triple(CSVColumns.gyroscopeRadiansPerSecond) {
       gyro = g
       gyroScale = 1
-    } else if let g = try triple("gyr", "deg_s") {
+    } else if let g = try triple(CSVColumns.gyroscopeDegreesPerSecond) {
       gyro = g
       gyroScale = .pi / 180
     } else {
       gyro = nil
       gyroScale = 1
     }
-    let q = ["w", "x", "y", "z"].map { index("opt_q\($0)") }
+    let q = CSVColumns.groundTruth.map(index)
     truth = q.allSatisfy { $0 != nil } ? q.map { $0! } : nil
-    movement = index("movement")
+    movement = index(CSVColumns.movement)
     widestNeeded =
       ([time] + accel + (gyro ?? []) + (truth ?? []) + (movement.map { [$0] } ?? [])).max()!
     if lines.canRewind {
@@ -169,11 +165,7 @@ public final class CSVMotionReader {
   public func nextSample() throws(RecordingError) -> MotionRecord? {
     while let line = try lines.nextLine() {
       if EvemuReader.isBlank(line) || line[0] == UInt8(ascii: "#") { continue }
-      if line.looksBinary {
-        throw RecordingError(
-          file: path, line: lineNumber, kind: .binary,
-          message: Self.binaryData(at: lineNumber))
-      }
+      try lines.refuseBinary(line)
       return try parseRow(String(decoding: line, as: UTF8.self))
     }
     return nil

@@ -4,7 +4,7 @@ public enum DeviceKind: String, Hashable, Sendable {
   case imu
   /// Accelerometer only.
   case accelerometer
-  /// A stick (`ABS_X`/`ABS_Y`) that stands in for tilt (SPEC §2).
+  /// A stick (`ABS_X`/`ABS_Y`) that stands in for tilt (contract §2.5).
   case joystick
   case unsupported
 }
@@ -26,7 +26,7 @@ public struct DeviceProfile: Hashable, Sendable {
   /// Gyroscope units per degree per second; nil without a gyroscope.
   public var gyroResolution: Double?
   public var timestamps: TimestampSource
-  /// Device frame → card frame (SPEC §1), for accelerometer and gyroscope.
+  /// Device frame → card frame (contract §1.3), for accelerometer and gyroscope.
   public var deviceToCard: MountMatrix
   /// The accelerometer's three `ABS_*` codes (x, y, z), or for a joystick the
   /// stick's two (`ABS_X`, `ABS_Y`); empty when unsupported.
@@ -41,7 +41,7 @@ public struct DeviceProfile: Hashable, Sendable {
   public var buttons: Set<UInt16>
   /// The ranges of the axes in `accelAxes` and `gyroAxes`.
   public var axisInfo: [UInt16: AbsInfo]
-  /// What udev's `input_id` builtin calls the node (SPEC §2).
+  /// What udev's `input_id` builtin calls the node (contract §2.5).
   public var inputClasses: InputClasses
 
   public init(
@@ -234,7 +234,7 @@ extension DeviceProfile {
   /// - udev's accelerometer (`INPUT_PROP_ACCELEROMETER`, or `ABS_X/Y/Z` and no
   ///   keys), or a node a quirk knows by its ids and axes → accelerometer, or
   ///   imu with `ABS_RX/RY/RZ`; a quirk gives its axes, units and orientation;
-  /// - udev's joystick with `ABS_X/ABS_Y` → joystick (SPEC §2);
+  /// - udev's joystick with `ABS_X/ABS_Y` → joystick (contract §2.5);
   /// - anything else is unsupported, with the reason: a touchscreen, touchpad,
   ///   pen tablet or pointer has positions, not a stick.
   ///
@@ -326,7 +326,7 @@ extension DeviceProfile {
           : "a gamepad or joystick (udev: joystick) whose stick is on "
             + sticks.map(axisName).joined(separator: "/") + ", not ABS_X/ABS_Y"
         return unsupported(
-          "\(what): no stick to tilt with (SPEC §2); its buttons still flip the card when it "
+          "\(what): no stick to tilt with; its buttons still flip the card when it "
             + "pairs with a motion node")
       }
       if let bad = badRange([AbsCode.x, AbsCode.y]) {

@@ -96,7 +96,7 @@ public enum DemoRecording {
       let pRate = (p1 - p0) / (2 * h) * radians
       let rRate = (r1 - r0) / (2 * h) * radians
       let (pr, rr) = (p * radians, r * radians)
-      // Up-vector and body rates for R = Rx(pitch)·Ry(roll) (SPEC §1).
+      // Up-vector and body rates for R = Rx(pitch)·Ry(roll) (contract §1.5).
       let accel = SIMD3(-cos(pr) * sin(rr), sin(pr), cos(pr) * cos(rr))
       let gyro = SIMD3(pRate * cos(rr), rRate, pRate * sin(rr)) / radians
       let ideal: [Int32] = [

@@ -1,6 +1,6 @@
 /// Facts from the kernel drivers that a device's description does not carry:
 /// resolutions a driver leaves out, axes it moves, and the orientation of its
-/// axes relative to the card (SPEC §1).
+/// axes relative to the card (contract §1.3).
 struct DeviceQuirk: Sendable {
   var name: String
   /// Units per g when the axes report no resolution.
@@ -46,7 +46,7 @@ struct DeviceQuirk: Sendable {
 
   /// The quirk that matches a device, by what its driver sets: the ids it
   /// copies from the HID device, `INPUT_PROP_ACCELEROMETER`, the axes and their
-  /// ranges (SPEC §1), never the end of its name. `DeviceInfo.driver`, when
+  /// ranges (contract §1.3), never the end of its name. `DeviceInfo.driver`, when
   /// known, names the driver in the note.
   static func matching(_ info: DeviceInfo) -> DeviceQuirk? {
     let vendor = info.id.vendor

@@ -56,6 +56,8 @@ public final class EvemuReader {
   private var lastTime: Int64 = .min
   private var pendingEvent: InputEvent?
 
+  /// What the file should be, for messages.
+  static let expected = "an evemu recording"
   /// The file as given.
   public var path: String { lines.path }
   /// The 1-based number of the line read last.
@@ -63,13 +65,13 @@ public final class EvemuReader {
 
   /// Opens `path` and reads its device description.
   public convenience init(path: String) throws(RecordingError) {
-    try self.init(lines: BufferedLineReader(path: path, expected: "an evemu recording"))
+    try self.init(lines: BufferedLineReader(path: path, expected: Self.expected))
   }
 
   /// Reads a recording held in memory, such as ``DemoRecording/text``; `name`
   /// stands for the file in messages.
   public convenience init(text: String, name: String) throws(RecordingError) {
-    try self.init(lines: BufferedLineReader(text: text, name: name, expected: "an evemu recording"))
+    try self.init(lines: BufferedLineReader(text: text, name: name, expected: Self.expected))
   }
 
   private init(lines: BufferedLineReader) throws(RecordingError) {
@@ -79,11 +81,7 @@ public final class EvemuReader {
     var sawAnyLine = false
     var firstEvent: InputEvent?
     while let line = try lines.nextLine() {
-      if line.looksBinary {
-        throw RecordingError(
-          file: path, line: lines.lineNumber, kind: .binary,
-          message: Self.binaryData(at: lines.lineNumber))
-      }
+      try lines.refuseBinary(line)
       if Self.isBlank(line) { continue }
       let first = !sawAnyLine
       sawAnyLine = true
@@ -211,11 +209,7 @@ public final class EvemuReader {
         return try Self.parseEvent(line, path: lines.path, line: lines.lineNumber)
       }
       if Self.isBlank(line) || line[0] == UInt8(ascii: "#") { continue }
-      if line.looksBinary {
-        throw RecordingError(
-          file: lines.path, line: lines.lineNumber, kind: .binary,
-          message: Self.binaryData(at: lines.lineNumber))
-      }
+      try lines.refuseBinary(line)
       throw RecordingError(
         file: lines.path, line: lines.lineNumber, kind: .garbled,
         message:
@@ -228,11 +222,6 @@ public final class EvemuReader {
   static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
     for byte in line where byte != 0x20 && byte != 0x09 { return false }
     return true
-  }
-
-  /// The message for binary bytes at line `number`.
-  static func binaryData(at number: Int) -> String {
-    "not an evemu recording (binary data at line \(number)); \(RecordingError.giveARecording)"
   }
 
   static func preview(_ line: UnsafeBufferPointer<UInt8>) -> String {
@@ -254,9 +243,7 @@ public final class EvemuReader {
     s.index = 2
     func fail(_ kind: RecordingError.Kind, _ what: String) -> RecordingError {
       if line.looksBinary {
-        return RecordingError(
-          file: path, line: number, kind: .binary,
-          message: Self.binaryData(at: number))
+        return BufferedLineReader.binaryData(in: path, expected: Self.expected, at: number)
       }
       return RecordingError(file: path, line: number, kind: kind, message: what)
     }

@@ -1,6 +1,6 @@
 /// What a reader found when it read a recording through once, before its
-/// first frame (SPEC §3: "a recording is read and checked before its first
-/// frame is shown").
+/// first frame (contract §3.4: nothing is shown before the whole file is
+/// checked).
 ///
 /// The pass keeps counts only, so memory stays flat however long the file.
 /// A malformed line is no part of it: the reader throws that at once, with

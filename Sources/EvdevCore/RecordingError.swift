@@ -40,7 +40,8 @@ public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible
 
   /// What to do about a file that is no recording at all.
   public static let giveARecording =
-    "give a recording that evemu-record wrote, or a CSV log with a header row (t_s, acc_x_g…)"
+    "give a recording that evemu-record wrote, or a CSV log with a header row "
+    + "(\(CSVColumns.time), \(CSVColumns.accelerometerG.x)…)"
   /// What to do about a line of a recording that cannot be read.
   public static let damagedLine =
     "the file is damaged or was edited: fix or remove the line, or record it again"

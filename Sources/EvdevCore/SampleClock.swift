@@ -19,7 +19,7 @@
 /// The `MSC_TIMESTAMP` clock's rate is checked against the event clock's
 /// (``ClockRateCheck``); where they disagree by more than the clocks' jitter
 /// explains, each `MSC_TIMESTAMP` step is scaled to the event clock's rate
-/// (SPEC §1): the steps keep the device's fine spacing, the seconds are the
+/// (contract §1.7): the steps keep the device's fine spacing, the seconds are the
 /// kernel's.
 struct SampleClock {
   let useMsc: Bool

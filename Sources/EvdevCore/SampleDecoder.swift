@@ -14,7 +14,7 @@ public struct ButtonChange: Hashable, Sendable {
   }
 }
 
-/// One sample of a device, in the card frame and SI-ish units (SPEC §1).
+/// One sample of a device, in the card frame and SI-ish units (contract §1).
 public struct DecodedSample: Hashable, Sendable {
   /// Seconds since the first frame of the source; never decreases.
   public var time: Double
@@ -68,10 +68,10 @@ public struct SampleDecoder: Sendable {
   /// How many times the device reset `MSC_TIMESTAMP` (a big backward jump).
   public var timestampResets: Int { clock.resets }
   /// The `MSC_TIMESTAMP` clock's rate against the event clock's, and whether
-  /// the event clock's rate times the samples (SPEC §1).
+  /// the event clock's rate times the samples (contract §1.7).
   public var timestampRate: ClockRateCheck { clock.rateCheck }
 
-  /// A joystick's tilt at full deflection when none is given, degrees (SPEC §2).
+  /// A joystick's tilt at full deflection when none is given, degrees (contract §2.5).
   public static let defaultStickRangeDegrees = 45.0
   /// The stick ranges a decoder may be given, degrees.
   public static let stickRangeDegreesRange: ClosedRange<Double> = 1...90

@@ -44,7 +44,7 @@ public struct DeviceListing: Sendable {
   }
 }
 
-/// Which device a live session uses when none is named.
+/// Which device a live run uses when none is named.
 public enum DeviceChoice {
   /// The directory scanned for event nodes: `TILT_INPUT_DIR`, else `/dev/input`.
   public static var inputDirectory: String {

@@ -5,7 +5,7 @@ import Foundation
 /// A gyroscope's bias as stored for one device between runs.
 ///
 /// Degrees per second in card coordinates, as a calibration's JSON
-/// prints it (SPEC §3); the fusion works in rad/s (``estimate``).
+/// prints it (contract §3.8); the fusion works in rad/s (``estimate``).
 public struct StoredGyroBias: Hashable, Sendable {
   /// How the value was found.
   public enum Origin: String, Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import IIO
 
-/// Why an IIO sensor can't drive the card (SPEC §3's `devices`), or `nil` when it can.
+/// Why an IIO sensor can't drive the card (contract §3.1's `devices`), or `nil` when it can.
 public enum IIOUsability {
   /// The IMU that `reference` (`/dev/iio:deviceN`, `iio:deviceN` or its sysfs
   /// directory) names, or an error that says why it can't drive the card or

@@ -18,7 +18,7 @@ import SystemCalls
 package struct LiveClock {
   /// How far timer wake-ups stay behind the latest sample's time plus the
   /// wall time since it arrived, so that a sample still on its way is not
-  /// overtaken by a display frame (the session counts a late sample at the
+  /// overtaken by a display frame (the card counts a late sample at the
   /// time it has already shown).
   package static let margin = 0.02
 

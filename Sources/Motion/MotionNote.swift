@@ -39,17 +39,17 @@ public enum MotionNote: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// Writes `note` to stderr as `tilt: NOTE`, with the control and
-  /// direction characters of device names shown as escapes.
+  /// The line ``toStandardError(_:)`` writes: `tilt: NOTE` and a newline,
+  /// with the control and direction characters of device names and paths
+  /// shown as escapes (contract §3.10).
+  public var standardErrorLine: String {
+    "tilt: \(TerminalEscapes.escaped(description))\n"
+  }
+
+  /// Writes `note` to stderr: the one way a note is written there
+  /// (``standardErrorLine``).
   public static func toStandardError(_ note: MotionNote) {
-    var line = "tilt: "
-    for scalar in "\(note)".unicodeScalars {
-      switch scalar.properties.generalCategory {
-      case .control, .format: line += scalar.escaped(asASCII: true)
-      default: line.unicodeScalars.append(scalar)
-      }
-    }
-    try? Syscall.writeAll(StandardDescriptor.error, Array((line + "\n").utf8))
+    try? Syscall.writeAll(StandardDescriptor.error, Array(note.standardErrorLine.utf8))
   }
 }
 

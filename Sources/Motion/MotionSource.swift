@@ -30,7 +30,7 @@ public struct SourceItem: Sendable {
 }
 
 /// Where the pipeline's samples come from: a recording or a device, already in
-/// the card frame and SI units (SPEC §1), so nothing downstream sees evdev.
+/// the card frame and SI units (contract §1.2), so nothing downstream sees evdev.
 public protocol MotionSource {
   var hasGyroscope: Bool { get }
   /// The key codes (`EV_KEY`) of the source's device, which choose its flip

@@ -1,3 +1,4 @@
+import EvdevCore
 import Foundation
 
 /// How long a recording plays, from its first and last sample times, for the
@@ -27,7 +28,7 @@ public enum RecordingLength {
       let names = header.split(separator: ",", omittingEmptySubsequences: false).map {
         $0.trimmingCharacters(in: .whitespaces)
       }
-      guard let column = names.firstIndex(of: "t_s") else { return nil }
+      guard let column = names.firstIndex(of: CSVColumns.time) else { return nil }
       func time(_ line: Substring) -> Double? {
         let fields = line.split(separator: ",", omittingEmptySubsequences: false)
         guard column < fields.count else { return nil }

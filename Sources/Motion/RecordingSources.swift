@@ -24,7 +24,7 @@ public enum RecordingSource {
     let head = (try? handle.read(upToCount: 256)) ?? Data()
     let firstLine = String(decoding: head.prefix { $0 != 0x0A }, as: UTF8.self)
     return firstLine.split(separator: ",").contains {
-      $0.trimmingCharacters(in: .whitespaces) == "t_s"
+      $0.trimmingCharacters(in: .whitespaces) == CSVColumns.time
     }
   }
 }

@@ -1,6 +1,9 @@
 import Attitude
 import Foundation
 
+import enum EvdevCore.CSVColumns
+import var EvdevCore.standardGravity
+
 /// A small deterministic generator (SplitMix64): the same seed gives the same samples.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
   public var state: UInt64
@@ -101,8 +104,9 @@ public struct SimulatedRecording: Sendable {
   public var scored: [Bool] = []
   public var sensor: SensorModel
 
-  /// Standard gravity, m/s² (BROAD's unit conversions use it).
-  public static let standardGravity = 9.80665
+  /// Standard gravity, m/s²: EvdevCore's `standardGravity`.
+  @available(*, deprecated, message: "use EvdevCore's standardGravity")
+  public static var standardGravity: Double { EvdevCore.standardGravity }
 
   /// Simulates `trajectory` through `sensor`, noise drawn from `seed`.
   public init(name: String, trajectory: Trajectory, sensor: SensorModel, seed: UInt64) {
@@ -132,7 +136,7 @@ public struct SimulatedRecording: Sendable {
           orientation =
             (orientation * Quaternion(rotationVector: trajectory.angularVelocity(t) * h))
             .normalized
-          let a = trajectory.linearAcceleration(t) * Self.standardGravity
+          let a = trajectory.linearAcceleration(t) * EvdevCore.standardGravity
           position += velocity * h + a * (0.5 * h * h)
           velocity += a * h
         }
@@ -181,12 +185,14 @@ public struct SimulatedRecording: Sendable {
   /// magnetometer), `movement`, `opt_q{w,x,y,z}` (sensor → earth, scalar
   /// first), `opt_pos_{x,y,z}_m`. Doubles are written so they read back exactly.
   public func broadCSV() -> String {
-    var text =
-      "t_s,gyr_x_rad_s,gyr_y_rad_s,gyr_z_rad_s,acc_x_m_s2,acc_y_m_s2,acc_z_m_s2,"
-      + "mag_x_uT,mag_y_uT,mag_z_uT,movement,opt_qw,opt_qx,opt_qy,opt_qz,"
-      + "opt_pos_x_m,opt_pos_y_m,opt_pos_z_m\n"
+    let columns =
+      [CSVColumns.time] + CSVColumns.gyroscopeRadiansPerSecond.names
+      + CSVColumns.accelerometerMetresPerSecondSquared.names
+      + ["mag_x_uT", "mag_y_uT", "mag_z_uT", CSVColumns.movement] + CSVColumns.groundTruth
+      + ["opt_pos_x_m", "opt_pos_y_m", "opt_pos_z_m"]
+    var text = columns.joined(separator: ",") + "\n"
     text.reserveCapacity(samples.count * 300)
-    let g = Self.standardGravity
+    let g = EvdevCore.standardGravity
     for i in samples.indices {
       let s = samples[i]
       let w = s.rotationRate ?? .zero

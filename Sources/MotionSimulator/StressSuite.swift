@@ -50,7 +50,7 @@ public struct StressCase: Sendable {
   public func recording(seed: UInt64) -> SimulatedRecording { make(seed) }
 }
 
-/// The simulated stress suite of issue 19: each case a trajectory and a
+/// The simulated stress suite: each case a trajectory and a
 /// sensor, both drawn from the seed (frequencies, directions, amplitudes
 /// within the case's ranges), so that other seeds are a held-out set.
 public enum StressSuite {

@@ -2,7 +2,7 @@ import Motion
 import TiltCard
 
 extension AsyncMotionManager {
-  /// Each card frame as it is shown (SPEC §4): one per display frame while
+  /// Each card frame as it is shown (contract §4): one per display frame while
   /// the card moves, or one per sample with ``TiltConfiguration/everySample``.
   /// `card` says what the card does; its motion is the manager's
   /// ``AsyncMotionManager/configuration``. Buffering as in

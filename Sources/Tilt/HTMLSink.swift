@@ -3,7 +3,7 @@ import Motion
 import SystemCalls
 import TiltCard
 
-/// One self-contained page with every frame (SPEC §4's `--format html`),
+/// One self-contained page with every frame (contract §4.3's `--format html`),
 /// written when the frames end: to a file, or to standard output.
 ///
 /// Not thread-safe (not `Sendable`): use it from one thread.

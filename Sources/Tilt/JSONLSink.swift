@@ -2,7 +2,7 @@ import Motion
 import SystemCalls
 import TiltCard
 
-/// Frames as JSON lines (SPEC §4), one object a line, to a file or
+/// Frames as JSON lines (contract §4.1), one object a line, to a file or
 /// standard output.
 ///
 /// Not thread-safe (not `Sendable`): use it from one thread.

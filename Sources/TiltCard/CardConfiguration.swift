@@ -1,4 +1,4 @@
-/// How the card looks and behaves: the options of SPEC §3 that belong to the card.
+/// How the card looks and behaves: the options of contract §3.2 that belong to the card.
 ///
 /// Angles are in degrees, lengths in points, times in seconds.
 public struct CardConfiguration: Hashable, Sendable {
@@ -10,7 +10,7 @@ public struct CardConfiguration: Hashable, Sendable {
     case twoPhase = "two-phase"
   }
 
-  /// Card degrees per radian of device pitch or roll (SPEC §4: default 20).
+  /// Card degrees per radian of device pitch or roll (contract §4.2; 20 by default, §3.2).
   public var gain: Double = 20
   /// The largest card rotation about x or y, in degrees, on either side.
   ///
@@ -46,7 +46,7 @@ public struct CardConfiguration: Hashable, Sendable {
 
   /// The values ``gain`` may take, card degrees per radian of tilt.
   public static let gainRange: ClosedRange<Double> = -1000...1000
-  /// The values ``maxTilt`` may take, degrees: 0 to 90, both included (SPEC §3).
+  /// The values ``maxTilt`` may take, degrees: 0 to 90, both included (contract §3.5).
   public static let maxTiltRange: ClosedRange<Double> = 0...90
   /// The values ``perspective`` may take: 0 (none) to 1.
   public static let perspectiveRange: ClosedRange<Double> = 0...1

@@ -6,7 +6,7 @@ public enum UpdateState: String, Hashable, Sendable {
   case stopped
 }
 
-/// One display frame: everything a renderer draws and the jsonl line says (SPEC §4).
+/// One display frame: everything a renderer draws and the jsonl line says (contract §4.1).
 public struct CardFrame: Hashable, Sendable {
   /// Seconds on the sample clock (since the source's first sample).
   public var t: Double

@@ -7,7 +7,7 @@ public enum CardFace: String, Hashable, Sendable {
 }
 
 /// Turns a pose and a flip angle into what is drawn: the visible face and its
-/// 4×4 transform (SPEC §4).
+/// 4×4 transform (contract §4.2).
 ///
 /// ## Conventions (the one place they are fixed)
 ///
@@ -16,7 +16,7 @@ public enum CardFace: String, Hashable, Sendable {
 /// `rotateY(a)` turns z toward x, so a positive `rotateY` moves the right edge
 /// away from the viewer and a positive `rotateX` moves the top edge away.
 ///
-/// The card frame of SPEC §1 has y **up**; flipping y conjugates a turn about x
+/// The card frame of contract §1.2 has y **up**; flipping y conjugates a turn about x
 /// into the opposite turn and leaves a turn about y as it is. So the card on
 /// screen turns the way the device turns (its top edge comes toward the viewer
 /// for a positive pitch, its right edge goes away for a positive roll) with

@@ -3,7 +3,7 @@ import Attitude
 /// The card's tilt, in degrees: how the attitude turns the card on screen.
 ///
 /// `rotationX = gain·pitch` and `rotationY = gain·roll` (pitch and roll in
-/// radians), each clamped to ±`maxTilt` (SPEC §4); both zero with reduce motion.
+/// radians), each clamped to ±`maxTilt` (contract §4.2); both zero with reduce motion.
 /// How these turn the drawn card is fixed in ``CardGeometry``.
 public struct CardPose: Hashable, Sendable {
   /// Card rotation about its x axis (the pitch axis), degrees.

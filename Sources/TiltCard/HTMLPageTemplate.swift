@@ -211,7 +211,7 @@ extension HTMLRenderer {
     // The row of a card turned to rotationX `rx`, rotationY `ry` and flip
     // angle `fa` (degrees), the other fields from row `f`: the visible face,
     // its transform and cues as TiltCard's CardGeometry and CardExtras make
-    // them (SPEC §4), so a view made here reads as one the pipeline made.
+    // them (contract §4.2), so a view made here reads as one the pipeline made.
     function turned(f, rx, ry, fa, flipped) {
       function columns(angle) { // rotateX(-rx) · rotateY(ry + angle)
         const a = -rx * Math.PI / 180, b = (ry + angle) * Math.PI / 180;
@@ -236,7 +236,7 @@ extension HTMLRenderer {
         (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "SELECT"));
     }
 
-    // The keys, the same on every surface (SPEC §3): space flips, p stops and
+    // The keys, the same on every surface (contract §3.3): space flips, p stops and
     // starts updates, r recenters, q quits; the replay page's play/pause is k.
     function keys(actions) {
       document.addEventListener("keydown", function (e) {

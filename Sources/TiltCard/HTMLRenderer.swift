@@ -7,7 +7,7 @@ import Foundation
 ///   with play/pause, speed, a scrubber with a mark at each flip, and a
 ///   readout; opened as `FILE.html#t=S` it shows the frame at S seconds (the
 ///   last frame at or before S), paused.
-/// - ``renderLive()``: the live page of `--serve` (SPEC §6), fed by the
+/// - ``renderLive()``: the live page of `--serve` (contract §6), fed by the
 ///   `/frames` event stream, with flip, recenter and stop/start (buttons and
 ///   the keys space, r, p); it reports the Page Visibility API to
 ///   `/visibility`.

@@ -1,6 +1,6 @@
 import Attitude
 
-/// Writes frames as the JSON lines of SPEC §4, by hand: fixed decimals
+/// Writes frames as the JSON lines of contract §4.1, by hand: fixed decimals
 /// (6 for `t`, quaternions, gravity and the transform; 4 for angles, rates and
 /// the cues), keys in a fixed order, one `\n`-terminated line per frame.
 ///

@@ -12,7 +12,7 @@ public struct TuneData: Sendable {
   public var truthUp: [Vector3?]?
   /// The file's own rest marks (BROAD's `movement` = 0); `nil` without them.
   public var fileRest: [Bool]?
-  /// Whether a joystick's stick drives the tilt (SPEC §2): its samples carry no noise.
+  /// Whether a joystick's stick drives the tilt (contract §2.5): its samples carry no noise.
   public var isJoystick = false
 
   public init(

@@ -2,7 +2,7 @@ import Attitude
 import Foundation
 
 /// The settings ranked, the one to use and why, and what the recording could
-/// not show: what `tune` prints, as a table or as SPEC §3's JSON.
+/// not show: what `tune` prints, as a table or as contract §3.9's JSON.
 public struct TuneReport: Sendable {
   public var file: String
   /// Best first by score; in the order tried when nothing could be scored.

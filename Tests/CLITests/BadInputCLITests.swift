@@ -185,7 +185,7 @@ import TiltCard
     defer { Self.remove(path, of: row) }
     let result = try TiltCLI.run(["replay", path, "--format", "jsonl"])
     Self.expectClearFailure(result, command: "replay", path: path, row: row)
-    // Checked before its first frame (SPEC §3): nothing is played.
+    // Checked before its first frame (contract §3.4): nothing is played.
     #expect(result.stdout.isEmpty, "\(row): frames before the error: \(result.stdout.prefix(200))")
   }
 

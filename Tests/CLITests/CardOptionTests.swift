@@ -3,7 +3,7 @@ import Testing
 /// The card's options are checked by one rule, TiltCard's
 /// `CardConfiguration.validated()` and `maxTiltRange`, which the CLI uses.
 @Suite struct CardOptionTests {
-  /// SPEC §3: `--max-tilt` takes 0 to 90 degrees, both included.
+  /// contract §3.5: `--max-tilt` takes 0 to 90 degrees, both included.
   @Test(arguments: ["0", "90"])
   func maxTiltTakesTheEndsOfItsRange(value: String) throws {
     let r = try TiltCLI.run([

@@ -403,7 +403,7 @@ struct UdevInputID {
     return order.filter(set.contains)
   }
 
-  /// The `kind`s SPEC §2 allows for a node udev classifies so: an
+  /// The `kind`s contract §2.5 allows for a node udev classifies so: an
   /// accelerometer is an imu or accelerometer (or unsupported without usable
   /// axes); a joystick with ABS_X/ABS_Y is a joystick; anything else, and a
   /// joystick without those axes, is unsupported.

@@ -332,7 +332,7 @@ enum StopSurface: String, CaseIterable, CustomTestStringConvertible {
 @Suite struct ServedReplayEndTests {
   static let demo = "recordings/demo.evemu"
 
-  /// SPEC §3: stopped, a replay holds the recording too; started again it
+  /// contract §3.3: stopped, a replay holds the recording too; started again it
   /// continues at the time it stopped, from the attitude it had (no jump, no
   /// new reference). Stopped for 2 s with `p` on the terminal or the page's
   /// stop, the frames show it: the start frame comes 2 s later by the wall
@@ -389,7 +389,7 @@ enum StopSurface: String, CaseIterable, CustomTestStringConvertible {
     #expect(replay.exitStatus() == 0, "\(replay.stderr)")
   }
 
-  /// SPEC §6: at its end a served replay says so (`event: end`), keeps the
+  /// contract §6.6: at its end a served replay says so (`event: end`), keeps the
   /// stream open and serves on (`/state` answers, a new viewer gets the last
   /// frame and the end) until SIGINT or SIGTERM, which exit 0.
   @Test(arguments: [SIGINT, SIGTERM])
@@ -473,7 +473,7 @@ enum StopSurface: String, CaseIterable, CustomTestStringConvertible {
   }
 }
 
-/// The live page's keys (SPEC §3) in a real Chromium against a served replay:
+/// The live page's keys (contract §3.3) in a real Chromium against a served replay:
 /// space flips, `p` stops and starts, `r` recenters, `q` leaves (the viewer
 /// goes, the buttons are disabled); the frames the server made show each.
 @Suite struct LivePageKeyTests {

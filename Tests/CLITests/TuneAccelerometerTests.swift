@@ -87,7 +87,7 @@ import Testing
     }
   }
 
-  /// The up-vector at `t` for R = Rx(pitch)·Ry(roll) (SPEC §1), as DemoRecording has it.
+  /// The up-vector at `t` for R = Rx(pitch)·Ry(roll) (contract §1.5), as DemoRecording has it.
   static func up(_ t: Double) -> [Double] {
     let (p, r) = pose(t)
     let (pr, rr) = (p * .pi / 180, r * .pi / 180)

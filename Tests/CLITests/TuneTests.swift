@@ -3,7 +3,7 @@ import TestTools
 import Testing
 
 /// `tilt-cli tune`: figures that a replay confirms, what a recording cannot
-/// show said plainly, SPEC §3's JSON, and usage errors before any work.
+/// show said plainly, contract §3.9's JSON, and usage errors before any work.
 @Suite struct TuneTests {
   static let uprightPad = "../shared/data/broad/broad07_window22-42s_as_dualsense_motion.evemu"
   static let groundTruthWindow = "../shared/data/broad/broad02_window36-56s_groundtruth.csv"

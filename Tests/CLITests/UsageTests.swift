@@ -27,7 +27,7 @@ import Testing
     #expect(r.stderr.isEmpty)
   }
 
-  /// `tilt-cli help [COMMAND]` is `--help` (SPEC §3): the same bytes and status.
+  /// `tilt-cli help [COMMAND]` is `--help` (contract §3.1): the same bytes and status.
   @Test(arguments: [
     [], ["devices"], ["info"], ["live"], ["replay"], ["record"], ["tune"], ["calibrate"],
     ["completions"], ["manpage"],

@@ -5,7 +5,7 @@ import TiltCard
 
 @testable import CardServer
 
-/// The server of SPEC §6 alone, in a poll loop of its own on 127.0.0.1:0,
+/// The server of contract §6 alone, in a poll loop of its own on 127.0.0.1:0,
 /// spoken to over raw sockets.
 @Suite(.serialized) struct CardServerTests {
   /// A frame line like the jsonl sink's, numbered.

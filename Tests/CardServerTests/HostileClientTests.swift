@@ -299,7 +299,7 @@ import Testing
   }
 
   /// A connection that has not finished its request within 10 s is closed
-  /// (SPEC §6); on main it stayed open for good.
+  /// (contract §6.5); on main it stayed open for good.
   @Test func aHalfRequestIsClosedAfterTenSeconds() throws {
     let loop = try TestLoop()
     defer { loop.stop() }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import EvdevCore
 
-/// SPEC §1: time by `MSC_TIMESTAMP`, but where its rate disagrees with the
+/// contract §1.7: time by `MSC_TIMESTAMP`, but where its rate disagrees with the
 /// event clock's beyond their jitter, the event clock's rate wins.
 @Suite struct ClockRateTests {
   /// A plain IMU node (no driver quirk: the identity frame), 8192 units/g and

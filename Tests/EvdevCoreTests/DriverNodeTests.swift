@@ -70,7 +70,7 @@ enum DriverNodes {
 }
 
 @Suite struct DriverNodeTests {
-  /// Pitch and roll (SPEC §1) of a card whose up-vector in card coordinates is f.
+  /// Pitch and roll (contract §1.5) of a card whose up-vector in card coordinates is f.
   static func pitchRoll(_ f: SIMD3<Double>) -> (pitch: Double, roll: Double) {
     let degrees = 180 / Double.pi
     return (
@@ -115,7 +115,7 @@ enum DriverNodes {
       let pitch = 40 * sin(2 * .pi * 0.7 * t)
       let roll = 35 * sin(2 * .pi * 0.45 * t + 1)
       let card = Self.upVector(pitch: pitch, roll: roll)
-      // Card → Nintendo device axes, from SPEC §1's words: device x is the
+      // Card → Nintendo device axes, from contract §1.3's words: device x is the
       // card's top edge, device y its left edge, device z out of its face.
       let device = SIMD3(card.y, -card.x, card.z)
       let raw = (device * 4096).rounded(.toNearestOrEven)

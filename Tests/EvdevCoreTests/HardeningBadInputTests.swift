@@ -274,7 +274,7 @@ import Testing
   }
 
   /// A 32 MB recording with a truncated last line: checked before its first
-  /// frame (SPEC §3), it is an error at the exact line at once, with no frame
+  /// frame (contract §3.4), it is an error at the exact line at once, with no frame
   /// played. (That memory stays flat meanwhile is measured on the binary's
   /// own peak, in CLITests' StreamingMemoryTests: this process's resident
   /// set moves with the tests running beside it.)

@@ -32,7 +32,7 @@ import Testing
   @Test func csvReadingWhoseSquareOverflows() throws {
     let path = TestData.file(
       "t_s,acc_x_m_s2,acc_y_m_s2,acc_z_m_s2\n0,0,0,9.8\n0.01,0,0,-1e300\n", name: "huge.csv")
-    // Checked before the first row is handed out (SPEC §3): the error comes at once.
+    // Checked before the first row is handed out (contract §3.4): the error comes at once.
     let error = #expect(throws: RecordingError.self) { _ = try CSVMotionReader(path: path) }
     #expect(error?.kind == .outOfRange)
     #expect(

@@ -52,7 +52,7 @@ import Testing
     #expect(Buttons.primary(among: keys).sorted() == flips, "\(device)")
   }
 
-  /// SPEC §3's buttons stay the flip buttons of every device that has one:
+  /// contract §3.6's first buttons stay the flip buttons of every device that has one:
   /// both when it has both.
   @Test func aDeviceWithBothSpecButtonsFlipsWithBoth() {
     let keys: Set<UInt16> = [0x120, 0x121, 0x130, 0x131]
@@ -60,7 +60,7 @@ import Testing
     #expect(Buttons.primary(among: keys) == Buttons.specPrimary)
   }
 
-  /// Neither SPEC button nor a D-pad: the lowest gamepad or joystick button,
+  /// Neither of contract §3.6's first buttons nor a D-pad: the lowest gamepad or joystick button,
   /// else the lowest misc button; mouse buttons and keys never.
   @Test func otherwiseTheLowestGamepadThenMiscButton() {
     #expect(Buttons.primary(among: [0x137, 0x131, 0x13b]) == [0x131])

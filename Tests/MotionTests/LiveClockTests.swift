@@ -33,7 +33,7 @@ import Testing
 
   /// The setup between the clock's creation and the first frame (opening
   /// nodes, starting a server: tens of milliseconds) is not the source's
-  /// time: the first frame and the first sample are both at 0 (SPEC: seconds
+  /// time: the first frame and the first sample are both at 0 (contract §1.7: seconds
   /// since the first sample), and wall time counts from there.
   @Test func theSetupIsNotTheSourcesTime() {
     let wall = Wall()

@@ -34,7 +34,7 @@ import Testing
     #expect(output.contains("ok: the front face") && output.contains("ok: the back face"))
   }
 
-  /// The replay page's keys (SPEC §3), pressed in a real Chromium on a page
+  /// The replay page's keys (contract §3.3), pressed in a real Chromium on a page
   /// opened paused at a moment with a tilt: `r` recenters (pitch and roll
   /// read 0.0), space flips (the back shows, though the recording's frame
   /// is the front), `p` stops (the readout says so), `k` plays, `q` quits

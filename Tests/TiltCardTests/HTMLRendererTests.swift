@@ -63,7 +63,7 @@ import Testing
       page.contains(#"<div id="source">&lt;x&gt;&#37;&#37;FRAMES&#37;&#37;.evemu · tilt</div>"#))
   }
 
-  /// The four keys, the same on both pages (SPEC §3), and the replay page's
+  /// The four keys, the same on both pages (contract §3.3), and the replay page's
   /// play/pause on a key of its own, not space.
   @Test(arguments: [false, true]) func bothPagesHaveTheSameKeys(live: Bool) {
     let renderer = HTMLRenderer(configuration: CardConfiguration())

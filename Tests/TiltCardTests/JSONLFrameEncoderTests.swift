@@ -111,7 +111,7 @@ import Testing
     #expect(line.hasSuffix(#""state":"stopped"}"# + "\n"))
   }
 
-  /// The lines parse as JSON and hold every key of SPEC §4.
+  /// The lines parse as JSON and hold every key of contract §4.1.
   @Test func linesParseWithTheContractKeys() throws {
     var session = CardSession(configuration: CardConfiguration())
     _ = session.receive(S.motion(at: 0.1, pitch: 0.2, roll: 0.1))

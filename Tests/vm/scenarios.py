@@ -154,7 +154,7 @@ def _s1_attempt(attempt):
     check(replay.returncode == 0, "replay of the captured events failed (%d): %s" % (replay.returncode, replay.stderr[-400:]))
     replayed = [json.loads(x) for x in replay.stdout.splitlines() if x.strip()]
     check(len(replayed) == len(frames), "replay gave %d frames, live %d" % (len(replayed), len(frames)))
-    check(exact == len(frames), "%d of %d live frames have a t that is not their sample's kernel time (SPEC §1)" % (
+    check(exact == len(frames), "%d of %d live frames have a t that is not their sample's kernel time (contract §1.7)" % (
         len(frames) - exact, len(frames)))
     for i, (a, b) in enumerate(zip(frames, replayed)):
         d = compare_numbers(a, b, "frame %d" % (i + 1), 1e-5)
@@ -399,7 +399,7 @@ def s5_permissions():
     except ValueError:
         raise Failure("`tilt-cli devices --json` did not print JSON: %r" % listing.stdout[:200])
     said = re.search(re.escape(node) + r".*?(permission|denied|EACCES)", listing.stdout, re.I | re.S)
-    check(said, "`tilt-cli devices --json` does not say that %s is not readable (SPEC §3): %s" % (node, listing.stdout[:300]))
+    check(said, "`tilt-cli devices --json` does not say that %s is not readable (contract §3.1): %s" % (node, listing.stdout[:300]))
     return "exit 1: %r; devices --json names the permission problem" % msg.splitlines()[0][:120]
 
 
@@ -769,8 +769,8 @@ def _abs_and_msc(node):
 
 
 def _attitude_of(pad, accel_units):
-    """Pitch and roll (SPEC §1) of a motion node's accelerometer values (device
-    axes), turned into the card frame as SPEC §1 says for the controller."""
+    """Pitch and roll (contract §1.5) of a motion node's accelerometer values (device
+    axes), turned into the card frame as contract §1.3 says for the controller."""
     fx, fy, fz = pad.card_of(accel_units)
     return math.degrees(math.atan2(fy, math.hypot(fx, fz))), math.degrees(math.atan2(-fx, fz))
 
@@ -1243,7 +1243,7 @@ def s21_serve():
 
         def lat(pairs):
             # Each frame carries its sample's kernel time, moved by one offset
-            # for the open (SPEC §1; the open's first sample is placed after
+            # for the open (contract §1.7; the open's first sample is placed after
             # the frames already shown): find that offset, then match each
             # ramp sample to the frame with its time. By order alone, one
             # frame more or less at the end (the start's, a settle) shifts
@@ -1405,7 +1405,7 @@ def _pitch_roll(f):
 
 def _tilt_turn_frames(hz=100):
     """Flat 1 s; a 90° turn about z at 45 deg/s; 1 s still; pitch to 30° then
-    roll to -20° with the gyroscope's true rates (SPEC §1: R = Rx(pitch)·Ry(roll),
+    roll to -20° with the gyroscope's true rates (contract §1.5: R = Rx(pitch)·Ry(roll),
     so a pitch ramp at roll 0 turns about x and a roll ramp about y); 1.5 s still."""
     dt = 1.0 / hz
     out = [(dev.up_vector(0, 0), (0, 0, 0))] * hz
@@ -2269,7 +2269,7 @@ SCENARIOS.append((33, "stopped motion updates: a button press opens nothing and 
 # 34: reduce motion keeps a node with buttons open --------------------------------
 def s34_reduce_motion_buttons():
     """`live --reduce-motion` on a pad whose one node has the stick and the buttons
-    (SPEC §5: the card does not tilt, buttons still flip it): the node stays open
+    (contract §5: the card does not tilt, buttons still flip it): the node stays open
     and BTN_SOUTH flips the card. (It was closed at the loop's first turn.)"""
     pad = dev.gamepad(name="tilt-vm reduce-motion pad", phys="tilt-vm/pad34")
     node = dev.node_of(pad)

@@ -1,7 +1,7 @@
 """uinput devices for the test machine, and what is written into them.
 
 Accelerations are in g, in the device's own frame; a device reports the
-up-vector (a device lying still with +z up reads (0, 0, +1) g, SPEC §1).
+up-vector (a device lying still with +z up reads (0, 0, +1) g, contract §1.4).
 """
 
 import math
@@ -75,7 +75,7 @@ def dualsense_gamepad():
 
 def gamepad(name="tilt-vm pad", phys="tilt-vm/pad0"):
     """A plain gamepad whose one node has a stick and the buttons: a joystick
-    that acts as a tilt sensor (SPEC §2), its primary button BTN_SOUTH."""
+    that acts as a tilt sensor (contract §2.5), its primary button BTN_SOUTH."""
     stick = [(c, AbsInfo(0, -32768, 32767, 16, 128, 0)) for c in (e.ABS_X, e.ABS_Y)]
     keys = [e.BTN_SOUTH, e.BTN_EAST, e.BTN_NORTH, e.BTN_WEST, e.BTN_START]
     return UInput(
@@ -104,7 +104,7 @@ def node_of(ui):
 
 
 def up_vector(pitch_deg, roll_deg):
-    """The card's up-vector f in card coordinates for a pitch and roll (SPEC §1)."""
+    """The card's up-vector f in card coordinates for a pitch and roll (contract §1.5)."""
     p, r = math.radians(pitch_deg), math.radians(roll_deg)
     return (-math.sin(r) * math.cos(p), math.sin(p), math.cos(r) * math.cos(p))
 
@@ -179,7 +179,7 @@ class Motion:
 
     def ramp(self, start, end, seconds):
         """Pitch/roll ramp at constant rates: start and end are (pitch, roll) in
-        degrees; pitch turns about the card's +x, roll about +y (SPEC §1)."""
+        degrees; pitch turns about the card's +x, roll about +y (contract §1.5)."""
         n = max(1, int(seconds / self.period))
         rate = ((end[0] - start[0]) / seconds, (end[1] - start[1]) / seconds, 0.0)
         for i in range(1, n + 1):
@@ -188,7 +188,7 @@ class Motion:
 
 
 def ps_remap(f):
-    """Card-frame vector → DualSense device axes (card = (x, −z, y), SPEC §1)."""
+    """Card-frame vector → DualSense device axes (card = (x, −z, y), contract §1.3)."""
     return (f[0], f[2], -f[1])
 
 

@@ -6,7 +6,7 @@ while they probe (calibration, MAC address, firmware) and the input report
 layout. The driver then makes the evdev nodes itself, "… Motion Sensors"
 included, with its own resolutions, calibration, MSC_TIMESTAMP and uniq.
 
-Accelerations and rates are given in the card frame (g, deg/s; SPEC §1) and
+Accelerations and rates are given in the card frame (g, deg/s; contract §1.2) and
 turned into the controller's axes and the driver's calibrated units here; the
 emulation turns those into the raw values that the driver's calibration maps
 back (hid-tools' `PSSensor.uncalibrate`).
@@ -162,7 +162,7 @@ class Controller:
 
     @staticmethod
     def card_of(v):
-        """Card-frame vector of a motion node's device-axes vector (SPEC §1)."""
+        """Card-frame vector of a motion node's device-axes vector (contract §1.3)."""
         return (v[0], -v[2], v[1])
 
     def node(self, suffix=None):
@@ -268,7 +268,7 @@ class Player:
     def ramp(self, start, end, seconds):
         """(pitch, roll) in degrees from start to end at constant angle rates,
         with the gyroscope rates that turn makes: for R = Rx(pitch)·Ry(roll)
-        (SPEC §1) the body rate is (pitch' cos roll, roll', pitch' sin roll)."""
+        (contract §1.5) the body rate is (pitch' cos roll, roll', pitch' sin roll)."""
         n = max(1, int(seconds / self.period))
         dp, dr = (end[0] - start[0]) / seconds, (end[1] - start[1]) / seconds
         for i in range(1, n + 1):
@@ -329,7 +329,7 @@ _SPI = {
 
 def nintendo_remap(f):
     """Card-frame vector → Nintendo IMU axes (x toward the triggers, y left,
-    z up; SPEC §1: card = (−y, x, z) after the PlayStation step)."""
+    z up; contract §1.3: card = (−y, x, z) after the PlayStation step)."""
     return (f[1], -f[0], f[2])
 
 

@@ -15,7 +15,7 @@ item of its own: hid-sensor-hub finds a field by its first usage.
 Units: acceleration in g with unit exponent -3 (1000 a g; the driver's scale
 is 9.80665e-3 m/s² a unit), rates in deg/s with exponent -2 (100 a deg/s).
 A HID hub reports the direction of gravity (face up: z = -1 g): `report()`
-takes the card's up-vector and sends its negation (SPEC §2's IIO rule).
+takes the card's up-vector and sends its negation (contract §2.4's IIO rule).
 
 No hid-tools here: the uhid events are packed as include/uapi/linux/uhid.h
 lays them out.

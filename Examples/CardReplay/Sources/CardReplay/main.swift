@@ -1,4 +1,4 @@
-// Prints the card's frames for a recording as JSON lines (SPEC §4): what
+// Prints the card's frames for a recording as JSON lines (contract §4.1): what
 // `tilt-cli replay FILE --speed max --format jsonl` prints.
 import Foundation
 import Tilt
