@@ -27,8 +27,8 @@ final class DsuStatus {
       text = "slot \(slot): \(device.path) disconnected"
     case .subscribed(let client): text = "client \(client) subscribed"
     case .lapsed(let client): text = "client \(client) lapsed"
-    case .opened(let slot): text = "slot \(slot) opened"
-    case .closed(let slot): text = "slot \(slot) closed"
+    case .opened(let slot): text = "slot \(slot): opened"
+    case .closed(let slot): text = "slot \(slot): closed"
     case .problem(let slot, _, let error):
       text = "slot \(slot): \(LibraryErrorText.describe(error))"
     case .note(let slot, let note): text = "slot \(slot): \(note)"
