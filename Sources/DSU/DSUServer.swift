@@ -331,11 +331,13 @@ public final class DSUServer: LoopParticipant {
     }
   }
 
-  /// Closes every device (as a stop does).
+  /// Closes every device and keeps the gyroscope bias a rest confirmed
+  /// (``Motion/DeviceMotionConfiguration/gyroBiasStore``), as the end of a
+  /// manager's run does.
   public func stop() {
-    for case let slot? in slots where slot.isOpen {
-      slot.close()
-      onEvent(.closed(slot: slot.index))
+    for case let slot? in slots {
+      if slot.isOpen { onEvent(.closed(slot: slot.index)) }
+      slot.finish()
     }
   }
 }

@@ -55,6 +55,17 @@ final class DSUSlot {
     try? manager?.stopDeviceMotionUpdates()
   }
 
+  /// Closes the device for good and stores the bias a rest confirmed: a
+  /// manager does both at the end of its run, so it is run on a loop of its
+  /// own with its end asked first (it returns at once).
+  func finish() {
+    close()
+    guard let manager, let loop = try? EventLoop() else { return }
+    defer { loop.end() }
+    manager.requestEnd()
+    _ = try? manager.run(on: loop)
+  }
+
   /// Forgets the manager (its device went away).
   func drop() {
     close()
