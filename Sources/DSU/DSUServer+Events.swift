@@ -1,0 +1,33 @@
+import Attitude
+import Motion
+
+extension DSUServer {
+  public enum Event: Sendable {
+    case slotConnected(slot: Int, DSUDevice)
+    case slotDisconnected(slot: Int, DSUDevice)
+    /// A client's first pad-data request; `client` is `HOST:PORT`.
+    case subscribed(client: String)
+    /// A client's subscriptions all lapsed.
+    case lapsed(client: String)
+    case opened(slot: Int)
+    case closed(slot: Int)
+    /// A device could not be opened or read (the error says why).
+    case problem(slot: Int, DSUDevice, any Error)
+    /// A note of a slot's motion manager.
+    case note(slot: Int, MotionNote)
+    /// A device was found but all four slots are taken.
+    case noFreeSlot(DSUDevice)
+  }
+
+  /// What one slot shows in the status.
+  public struct SlotStatus: Sendable {
+    public var slot: Int
+    public var device: DSUDevice
+    public var isOpen: Bool
+    public var samplesPerSecond: Double
+    public var clients: Int
+    public var datagramsSent: Int
+    /// The gyroscope bias the fusion started from (deg/s, card frame), when one was stored.
+    public var storedBiasDegreesPerSecond: Vector3?
+  }
+}
