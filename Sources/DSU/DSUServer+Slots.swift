@@ -36,12 +36,7 @@ extension DSUServer {
   /// Finds the devices again: new ones take a slot (their old one when they
   /// come back), gone ones leave theirs disconnected.
   func rescan() {
-    let devices: [DSUDevice]
-    switch source {
-    case .live(let named): devices = DSUDiscovery.scan(named: named).devices
-    case .recording(let path):
-      devices = [DSUDevice.recording(path: path, configuration: deviceConfiguration)]
-    }
+    let devices = supply.discover()
     for case let slot? in slots
     where !devices.contains(where: { $0.identity == slot.device.identity }) {
       disconnect(slot.index)
@@ -57,20 +52,7 @@ extension DSUServer {
   }
 
   private func connect(_ device: DSUDevice, in index: Int) {
-    let configuration = deviceConfiguration
-    let slot = DSUSlot(index: index, device: device) { [source] in
-      switch source {
-      case .live:
-        return DeviceMotionManager(.device(path: device.path), configuration: configuration)
-      case .recording(let path):
-        return DeviceMotionManager(
-          .source(speed: 1) {
-            try LoopingRecording {
-              try RecordingSource.open(path: path, configuration: configuration)
-            }
-          }, configuration: configuration)
-      }
-    }
+    let slot = DSUSlot(index: index, device: device) { [supply] in supply.makeManager(device) }
     slots[index] = slot
     let battery = batteries.level(of: device, now: MonotonicInstant.now.secondsValue)
     service.slots[index] = device.portInfo(slot: UInt8(index), battery: battery)

@@ -15,8 +15,6 @@ import SystemCalls
 ///
 /// Not thread-safe (not `Sendable`): use it from the loop's thread.
 public final class DSUServer: LoopParticipant {
-  /// Something to tell the person running the server.
-
   /// `HOST:PORT` as bound (`[::1]:26760` for IPv6).
   public let address: String
   /// Where events go; nowhere by default.
@@ -24,21 +22,34 @@ public final class DSUServer: LoopParticipant {
 
   let socket: UDPSocket
   let service: DSUService
-  let source: DSUServerSource
-  let deviceConfiguration: DeviceMotionConfiguration
+  let supply: DSUDeviceSupply
   var watch: DeviceWatch?
   var table = DSUSlotTable()
   var slots: [DSUSlot?] = Array(repeating: nil, count: DSUProtocol.slotCount)
   var batteries = BatteryCache()
   private var started = false
 
-  /// Binds `host:port` (an IP literal) and finds the devices; nothing is
-  /// opened until a client subscribes. `allowList` must already say who may
-  /// be answered (``DSUServerSource`` for what is served).
-  public init(
+  /// Binds `host:port` (an IP literal); the devices are found by
+  /// ``start()`` and none is opened until a client subscribes. `allowList`
+  /// says who may be answered (``AllowList/forListening(host:ranges:)``).
+  public convenience init(
     host: String, port: UInt16, allowList: AllowList, source: DSUServerSource,
     deviceConfiguration: DeviceMotionConfiguration = .init(),
     serverID: UInt32 = .random(in: 1...UInt32.max)
+  ) throws {
+    var configuration = deviceConfiguration
+    // The accelerometer reading comes back as user acceleration minus gravity
+    // exactly only when the attitude is not smoothed.
+    configuration.motion.filter = .none
+    try self.init(
+      host: host, port: port, allowList: allowList,
+      supply: DSUDeviceSupply(source, configuration: configuration), serverID: serverID)
+  }
+
+  /// A server whose devices come from `supply`.
+  init(
+    host: String, port: UInt16, allowList: AllowList, supply: DSUDeviceSupply,
+    serverID: UInt32 = .random(in: 1...UInt32.max), limits: DSUService.Limits = .init()
   ) throws {
     guard let bindAddress = SocketAddress(numericHost: host, port: port) else {
       throw DSUServerError.notAnAddress(host)
@@ -53,13 +64,8 @@ public final class DSUServer: LoopParticipant {
     let bound = socket.boundAddress
     let shownHost = bound.family == .ipv6 ? "[\(host)]" : host
     address = "\(shownHost):\(bound.port)"
-    service = DSUService(serverID: serverID, allowList: allowList)
-    self.source = source
-    var configuration = deviceConfiguration
-    // The accelerometer reading comes back as user acceleration minus gravity
-    // exactly only when the attitude is not smoothed.
-    configuration.motion.filter = .none
-    self.deviceConfiguration = configuration
+    service = DSUService(serverID: serverID, allowList: allowList, limits: limits)
+    self.supply = supply
   }
 
   /// The port bound (the one the kernel chose for port 0).
@@ -70,7 +76,7 @@ public final class DSUServer: LoopParticipant {
   public func start() {
     guard !started else { return }
     started = true
-    if case .live = source, watch == nil {
+    if supply.followsHotPlug, watch == nil {
       watch = try? DeviceWatch(directory: DeviceChoice.inputDirectory)
     }
     rescan()
@@ -142,7 +148,7 @@ public final class DSUServer: LoopParticipant {
       let now = MonotonicInstant.now.secondsValue
       if isPortInfo(bytes) {
         refreshBatteries(now: now)
-        if case .live = source, closedDeviceWentAway { rescan() }
+        if supply.followsHotPlug, closedDeviceWentAway { rescan() }
       }
       let (answers, change) = service.receive(bytes, from: sender, now: now)
       for answer in answers { send(answer, to: sender) }
