@@ -145,12 +145,11 @@ public final class DSUServer: LoopParticipant {
     for _ in 0..<256 {
       guard let (bytes, sender) = try socket.receive() else { return }
       guard let sender, service.admits(sender) else { continue }
+      guard let request = service.parse(bytes) else { continue }
       let now = MonotonicInstant.now.secondsValue
-      if isPortInfo(bytes) {
-        refreshBatteries(now: now)
-        if supply.followsHotPlug, closedDeviceWentAway { rescan() }
-      }
-      let (answers, change) = service.receive(bytes, from: sender, now: now)
+      if request.kind != .version, supply.followsHotPlug, closedDeviceWentAway { rescan() }
+      if case .portInfo = request.kind { refreshBatteries(now: now) }
+      let (answers, change) = service.handle(request, from: sender, now: now)
       for answer in answers { send(answer, to: sender) }
       if let change { report(change) }
     }
@@ -158,17 +157,13 @@ public final class DSUServer: LoopParticipant {
 
   /// Whether the node of a closed slot's device is gone: the input
   /// directory's watch tells of new nodes, not of removed ones, and a closed
-  /// device has no descriptor to fail; port-info requests (an emulator asks
-  /// about once a second) are when it matters.
+  /// device has no descriptor to fail; port-info and pad-data requests (an
+  /// emulator sends them about once a second) are when it matters.
   private var closedDeviceWentAway: Bool {
     slots.contains { slot in
       guard let slot, !slot.isOpen else { return false }
       return !FileManager.default.fileExists(atPath: slot.device.path)
     }
-  }
-
-  private func isPortInfo(_ bytes: [UInt8]) -> Bool {
-    bytes.count >= 20 && bytes[16] == 0x01 && bytes[17] == 0 && bytes[18] == 0x10
   }
 
   func send(_ bytes: [UInt8], to address: SocketAddress) {
