@@ -80,6 +80,7 @@ extension DSUServer {
   func disconnect(_ index: Int) {
     guard let slot = slots[index] else { return }
     let wasOpen = slot.isOpen
+    slot.finish()  // keeps the bias a rest confirmed before it went away
     slot.drop()
     if wasOpen { onEvent(.closed(slot: index)) }
     slots[index] = nil

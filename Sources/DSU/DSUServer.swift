@@ -127,12 +127,14 @@ public final class DSUServer: LoopParticipant {
       guard !mine.isEmpty || due else { continue }
       do {
         try manager.service(ready: mine)
-      } catch {
-        if case TiltError.deviceGone = error {
-        } else {
-          onEvent(.problem(slot: slot.index, slot.device, error))
-        }
+      } catch TiltError.deviceGone {
         disconnect(slot.index)
+      } catch {
+        // Still there but unreadable: closed until a new client asks.
+        slot.openFailed = true
+        slot.close()
+        onEvent(.closed(slot: slot.index))
+        onEvent(.problem(slot: slot.index, slot.device, error))
       }
     }
     for change in service.expire(now: now.secondsValue) { report(change) }
@@ -173,7 +175,10 @@ public final class DSUServer: LoopParticipant {
 
   func report(_ change: DSUService.Change) {
     switch change {
-    case .subscribed(let address): onEvent(.subscribed(client: Self.text(address)))
+    case .subscribed(let address):
+      // A new client tries again the devices that could not be opened.
+      for case let slot? in slots { slot.openFailed = false }
+      onEvent(.subscribed(client: Self.text(address)))
     case .lapsed(let address): onEvent(.lapsed(client: Self.text(address)))
     }
   }

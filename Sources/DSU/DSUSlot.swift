@@ -15,7 +15,7 @@ final class DSUSlot {
   var onManager: (DeviceMotionManager) -> Void = { _ in }
   /// Whether updates run (the device's node open).
   private(set) var isOpen = false
-  /// A start failed; not tried again until the device is found anew.
+  /// A start or a read failed; not tried again until a new client subscribes.
   var openFailed = false
   /// Datagrams of this slot sent, all clients.
   var datagramsSent = 0
