@@ -1,4 +1,5 @@
 import Motion
+import SystemCalls
 import Testing
 
 @testable import DSU
@@ -96,5 +97,25 @@ import Testing
     #expect(!harness.server.hasOpenDevice)
     #expect(try harness.slotStates() == [0, 0, 0, 0])
     #expect(try harness.collect(for: 0.1).isEmpty)  // no more pad data
+  }
+
+  @Test func aDeviceThatCannotBeOpenedIsSaidOnceAndTriedAgainForANewClient() throws {
+    let supply = DSUDeviceSupply(
+      discover: { [FakeDevices.device("A")] },
+      makeManager: { _ in DeviceMotionManager(.recording(path: "/nonexistent.evemu", speed: 1)) },
+      followsHotPlug: false)
+    let harness = try ServerHarness(supply: supply)
+    func problems() -> Int {
+      harness.events.filter { if case .problem = $0 { true } else { false } }.count
+    }
+    #expect(try harness.answers(to: RequestBytes.padData(), within: 0.1).isEmpty)
+    #expect(problems() == 1)
+    #expect(try harness.answers(to: RequestBytes.padData(), within: 0.1).isEmpty)
+    #expect(problems() == 1)  // the same client: not tried again
+    let other = try UDPSocket(binding: SocketAddress(numericHost: "127.0.0.1", port: 0)!)
+    try other.send(RequestBytes.padData(), to: harness.serverAddress)
+    _ = try harness.collect(for: 0.1)
+    #expect(problems() == 2)
+    #expect(!harness.server.hasOpenDevice)
   }
 }
