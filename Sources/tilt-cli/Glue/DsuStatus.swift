@@ -79,8 +79,8 @@ final class DsuStatus {
     let state = slot.isOpen ? String(format: "%4.0f Hz", slot.samplesPerSecond) : " closed"
     let bias =
       slot.storedBiasDegreesPerSecond.map {
-        String(format: "bias %.2f %.2f %.2f deg/s", $0.x, $0.y, $0.z)
-      } ?? "bias learned at rest"
+        String(format: "bias %.2f %.2f %.2f deg/s stored, then learned at rest", $0.x, $0.y, $0.z)
+      } ?? "bias learned at rest (none stored)"
     return "slot \(slot.slot)  \(slot.device.name)  \(state)  \(slot.clients) client(s)  "
       + "\(slot.datagramsSent) sent  \(bias)"
   }
