@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "Motion", targets: ["Motion"]),
     .library(name: "Tilt", targets: ["Tilt"]),
     .library(name: "CardServer", targets: ["CardServer"]),
+    .library(name: "DSU", targets: ["DSU"]),
     .library(name: "Tuning", targets: ["Tuning"]),
     .library(name: "MotionSimulator", targets: ["MotionSimulator"]),
     .executable(name: "tilt-cli", targets: ["tilt-cli"]),
@@ -53,6 +54,10 @@ let package = Package(
     .target(
       name: "Tilt",
       dependencies: ["Motion", "Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls"]),
+    // The emulator motion server (SPEC §7): the cemuhook/DSU protocol over UDP, a
+    // participant of the loop and one more consumer of the motion manager.
+    .target(
+      name: "DSU", dependencies: ["Motion", "Evdev", "IIO", "Attitude", "EvdevCore", "SystemCalls"]),
     // tune's measurement, search, report data and plot: the steadiest filter for a recording.
     .target(
       name: "Tuning", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard"]),
@@ -60,7 +65,7 @@ let package = Package(
       name: "tilt-cli",
       dependencies: [
         "Tilt", "Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls", "CardServer",
-        "Tuning",
+        "Tuning", "DSU",
       ]),
     // The app side of VM scenarios 32 and 33 (Tests/vm/README.md); not a product.
     .executableTarget(
@@ -91,6 +96,8 @@ let package = Package(
       ]),
     .testTarget(
       name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning"], exclude: ["Golden"]),
+    .testTarget(
+      name: "DSUTests", dependencies: ["DSU", "TestTools", "Motion", "Attitude", "SystemCalls"]),
     .testTarget(
       name: "TuningTests", dependencies: ["Tuning", "Attitude", "TestTools", "MotionSimulator"]),
   ]

@@ -7,8 +7,8 @@ enum CommandList {
   static var all: [any Command.Type] {
     [
       DevicesCommand.self, InfoCommand.self, LiveCommand.self, ReplayCommand.self,
-      RecordCommand.self, TuneCommand.self, CalibrateCommand.self, CompletionsCommand.self,
-      ManPageCommand.self,
+      RecordCommand.self, TuneCommand.self, CalibrateCommand.self, DsuCommand.self,
+      CompletionsCommand.self, ManPageCommand.self,
     ]
   }
 }
