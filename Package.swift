@@ -56,11 +56,14 @@ let package = Package(
     // tune's measurement, search, report data and plot: the steadiest filter for a recording.
     .target(
       name: "Tuning", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard"]),
+    // Subcommands declared once: the parser, the help, the shell completions
+    // and the man page are made from each option's declaration. Not a product.
+    .target(name: "CommandLineOptions"),
     .executableTarget(
       name: "tilt-cli",
       dependencies: [
         "Tilt", "Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls", "CardServer",
-        "Tuning",
+        "Tuning", "CommandLineOptions",
       ]),
     // The app side of VM scenarios 32 and 33 (Tests/vm/README.md); not a product.
     .executableTarget(
@@ -90,7 +93,9 @@ let package = Package(
         "Tilt", "Motion", "EvdevCore", "Evdev", "Attitude", "TiltCard", "IIO", "SystemCalls",
       ]),
     .testTarget(
-      name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning"], exclude: ["Golden"]),
+      name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning", "CommandLineOptions"],
+      exclude: ["Golden"]),
+    .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
     .testTarget(
       name: "TuningTests", dependencies: ["Tuning", "Attitude", "TestTools", "MotionSimulator"]),
   ]

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Evdev
 import Foundation
 import Tilt

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import IIO
 import SystemCalls
 import Tilt

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import SystemCalls
 import Tilt
 import TiltCard

@@ -1,5 +1,6 @@
 import Attitude
 import CardServer
+import CommandLineOptions
 import EvdevCore
 import TiltCard
 
