@@ -97,6 +97,7 @@ let package = Package(
       exclude: ["Golden"]),
     .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
     .testTarget(
-      name: "TuningTests", dependencies: ["Tuning", "Attitude", "TestTools", "MotionSimulator"]),
+      name: "TuningTests",
+      dependencies: ["Tuning", "Attitude", "TestTools", "MotionSimulator", "TiltCard"]),
   ]
 )
