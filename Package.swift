@@ -61,11 +61,14 @@ let package = Package(
     // tune's measurement, search, report data and plot: the steadiest filter for a recording.
     .target(
       name: "Tuning", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard"]),
+    // Subcommands declared once: the parser, the help, the shell completions
+    // and the man page are made from each option's declaration. Not a product.
+    .target(name: "CommandLineOptions"),
     .executableTarget(
       name: "tilt-cli",
       dependencies: [
         "Tilt", "Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls", "CardServer",
-        "Tuning", "DSU",
+        "Tuning", "DSU", "CommandLineOptions",
       ]),
     // The app side of VM scenarios 32 and 33 (Tests/vm/README.md); not a product.
     .executableTarget(
@@ -95,10 +98,13 @@ let package = Package(
         "Tilt", "Motion", "EvdevCore", "Evdev", "Attitude", "TiltCard", "IIO", "SystemCalls",
       ]),
     .testTarget(
-      name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning"], exclude: ["Golden"]),
+      name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning", "CommandLineOptions"],
+      exclude: ["Golden"]),
+    .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
     .testTarget(
       name: "DSUTests", dependencies: ["DSU", "TestTools", "Motion", "Attitude", "SystemCalls"]),
     .testTarget(
-      name: "TuningTests", dependencies: ["Tuning", "Attitude", "TestTools", "MotionSimulator"]),
+      name: "TuningTests",
+      dependencies: ["Tuning", "Attitude", "TestTools", "MotionSimulator", "TiltCard"]),
   ]
 )

@@ -1,5 +1,5 @@
-/// libFuzzer target: any bytes as a command line for `tilt-cli`'s argument
-/// parser. The input is split at NUL bytes into arguments, as the kernel hands
+/// libFuzzer target: any bytes as a command line for CommandLineOptions'
+/// argument parser (`tilt-cli`'s). The input is split at NUL bytes into arguments, as the kernel hands
 /// them over in `argv`; the first byte picks how many positionals the command
 /// takes. Parsing must give the arguments or a `UsageError` with a message;
 /// what it gives must fit the declarations: only declared names, one value

@@ -1,5 +1,5 @@
 /// One motion sample in the DSU's axes and units, as a pad-data answer
-/// carries it (SPEC §7).
+/// carries it (contract §7).
 public struct DSUMotion: Hashable, Sendable {
   /// The motion timestamp, µs.
   public var timestampMicroseconds: UInt64

@@ -3,7 +3,7 @@ import Foundation
 import Motion
 import SystemCalls
 
-/// The DSU ("cemuhook") server of SPEC §7: one UDP socket and the motion
+/// The DSU ("cemuhook") server of contract §7: one UDP socket and the motion
 /// devices of up to four slots, all on one ``Motion/EventLoop`` as one
 /// participant.
 ///

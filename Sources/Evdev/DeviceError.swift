@@ -37,12 +37,24 @@ public enum DeviceError: Error, Hashable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// The udev rule tilt ships (`packaging/udev/70-tilt-evdev.rules`): the
+  /// seat's user may read the evdev nodes of motion sensors, and no other
+  /// input node (keyboards and mice stay closed).
+  public static let udevRule =
+    "SUBSYSTEM==\"input\", KERNEL==\"event*\", ENV{ID_INPUT_ACCELEROMETER}==\"1\", "
+    + "TAG+=\"uaccess\""
+
+  /// What lets this user read a motion sensor's node: tilt's udev rule,
+  /// installed, then udev told; a clause in lower case, for a message to end with.
+  public static let permissionFix =
+    "install tilt's udev rule for motion sensors (scripts/install puts "
+    + "packaging/udev/70-tilt-evdev.rules in /etc/udev/rules.d; the rule is \(udevRule)), "
+    + "then: sudo udevadm control --reload && sudo udevadm trigger -s input"
+
   public var description: String {
     switch self {
     case .permissionDenied(let path):
-      return "\(path): permission denied. Add your user to the 'input' group "
-        + "(sudo usermod -aG input $USER, then log in again) or add the udev rule "
-        + "KERNEL==\"event*\", SUBSYSTEM==\"input\", TAG+=\"uaccess\""
+      return "\(path): permission denied; to read it, \(DeviceError.permissionFix)"
     case .notFound(let path):
       return "\(path): no such device node; check the path (input devices are /dev/input/eventN)"
     case .notAnInputDevice(let path):

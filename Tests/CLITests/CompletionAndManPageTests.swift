@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 import TestTools
 import Testing
@@ -7,15 +8,13 @@ import Testing
 /// The completions and the man page are made from the same declarations as
 /// the parser: every option of every command is in each of them.
 @Suite struct CompletionAndManPageTests {
-  static var catalog: CommandCatalog {
-    CommandCatalog(root: DefaultCommand.self, commands: CommandList.all)
-  }
+  static var catalog: CommandCatalog { CommandList.program.catalog }
 
   @Test func everyOptionIsInEachCompletion() {
     let catalog = Self.catalog
-    let bash = BashCompletion.script(catalog)
-    let zsh = ZshCompletion.script(catalog)
-    let fish = FishCompletion.script(catalog)
+    let bash = BashCompletion.script(catalog, madeBy: "tilt-cli completions bash")
+    let zsh = ZshCompletion.script(catalog, madeBy: "tilt-cli completions zsh")
+    let fish = FishCompletion.script(catalog, madeBy: "tilt-cli completions fish")
     /// The script's words: runs of letters, digits and dashes.
     func words(_ script: String) -> Set<Substring> {
       Set(script.split { !($0.isLetter || $0.isNumber || $0 == "-") })
@@ -41,24 +40,8 @@ import Testing
     }
   }
 
-  /// A repeatable option may be given again; a single one is offered once.
-  @Test func zshMarksRepeatableOptions() {
-    let repeatable = OptionDeclaration.value(
-      "device", short: "d", "PATH", help: "A device.", repeatable: true)
-    let single = OptionDeclaration.value("output", short: "o", "FILE", help: "A file.")
-    var catalog = Self.catalog
-    catalog.commands = [
-      .init(
-        name: "x", overview: "X.", usage: "x", arguments: [], discussion: "",
-        options: [repeatable, single])
-    ]
-    let zsh = ZshCompletion.script(catalog)
-    #expect(zsh.contains("'*'{-d,--device}'[A device.]:PATH:_files'"), "\(zsh)")
-    #expect(zsh.contains("'(-o --output)'{-o,--output}'[A file.]:FILE:_files'"), "\(zsh)")
-  }
-
   @Test func bashCompletesCommandsOptionsAndChoices() throws {
-    let script = BashCompletion.script(Self.catalog)
+    let script = BashCompletion.script(Self.catalog, madeBy: "tilt-cli completions bash")
     func complete(_ words: [String]) throws -> String {
       let quoted = words.map { "'\($0)'" }.joined(separator: " ")
       let program = """
@@ -81,7 +64,8 @@ import Testing
   }
 
   @Test func theManPageHasEveryCommandAndOption() {
-    let page = ManPage.roff(Self.catalog, version: "1.2.3")
+    let page = ManPage.roff(
+      Self.catalog, version: "1.2.3", madeBy: "tilt-cli manpage", closing: ManPageCommand.closing)
     #expect(page.hasPrefix(".\\\" "))
     #expect(page.contains(".TH TILT\\-CLI 1 \"\" \"tilt\\-cli 1.2.3\" \"User Commands\"\n"))
     for entry in Self.catalog.commands {
@@ -98,19 +82,14 @@ import Testing
     }
   }
 
-  @Test(arguments: [
-    ("a\\b", "a\\eb"), (".start", "\\&.start"), ("'quote", "\\&'quote"), ("45°", "45\\[u00B0]"),
-    ("…", "\\[u2026]"),
-  ])
-  func roffEscapes(text: String, escaped: String) {
-    #expect(ManPage.escaped(text) == escaped)
-  }
-
   @Test func theCommandsPrintWhatTheGeneratorsMake() throws {
     for shell in ["bash", "zsh", "fish"] {
       let r = try TiltCLI.run(["completions", shell])
       #expect(r.status == 0 && r.stderr.isEmpty, "\(shell): \(r.stderr)")
-      #expect(r.stdout.contains("tilt-cli"))
+      #expect(
+        r.stdout.split(separator: "\n").prefix(2).contains {
+          $0.hasSuffix("made by 'tilt-cli completions \(shell)'.")
+        }, "\(shell): \(r.stdout.prefix(120))")
     }
     let bad = try TiltCLI.run(["completions", "tcsh"])
     #expect(bad.status == 64)
@@ -118,5 +97,7 @@ import Testing
     let page = try TiltCLI.run(["manpage"])
     #expect(page.status == 0)
     #expect(page.stdout.contains(".SH OPTIONS\n"))
+    #expect(page.stdout.hasPrefix(".\\\" The man page of tilt-cli, made by 'tilt-cli manpage'.\n"))
+    #expect(page.stdout.contains(".SH FILES\n"))
   }
 }

@@ -17,9 +17,18 @@ import Testing
     #expect(
       notice.message
         == "cannot read the motion device /dev/input/event5 (DualSense Wireless Controller Motion Sensors): "
-        + "permission denied. To use it, \(DemoNotice.fix). Playing the bundled demo.")
+        + "permission denied. To use it, \(DeviceError.permissionFix). Playing the bundled demo.")
     #expect(notice.heading.contains("1 device not readable: permission denied; q shows the fix"))
-    #expect(DemoNotice.fix.contains("'input' group") && DemoNotice.fix.contains("uaccess"))
+  }
+
+  /// The fix names the rule the package ships, which opens no keyboard.
+  @Test func theFixIsTheShippedUdevRule() throws {
+    let file = "packaging/udev/70-tilt-evdev.rules"
+    let rules = try String(contentsOfFile: file, encoding: .utf8)
+      .split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }
+    #expect(rules == [Substring(DeviceError.udevRule)])
+    #expect(DeviceError.permissionFix.contains(file))
+    #expect(!DeviceError.permissionFix.contains("usermod"))
   }
 
   /// Only devices udev calls something else (a keyboard): no motion device.

@@ -1,3 +1,4 @@
+import Evdev
 import Foundation
 import TestTools
 import Testing
@@ -106,9 +107,7 @@ import Testing
     #expect(
       r.stderr
         == "tilt-cli: cannot read the input devices \(dir.path)/event3, \(dir.path)/event12: "
-        + "permission denied. To use them, add your user to the 'input' group "
-        + "(sudo usermod -aG input $USER, then log in again) or add a udev rule: "
-        + "KERNEL==\"event*\", SUBSYSTEM==\"input\", TAG+=\"uaccess\". Playing the bundled demo.\n"
+        + "permission denied. To use them, \(DeviceError.permissionFix). Playing the bundled demo.\n"
         + "tilt-cli: the demo ended. With a motion device attached, 'tilt-cli' follows it live; "
         + "'tilt-cli replay FILE' plays a recording.\n")
     #expect(!r.stderr.contains("no motion device found"))

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 import Testing
 
@@ -84,15 +85,6 @@ import Testing
     }
   }
 
-  @Test func aRepeatableOptionKeepsEveryValueInOrder() throws {
-    let options: [OptionDeclaration] = [
-      .value("device", "PATH", help: "A device.", repeatable: true)
-    ]
-    let parsed = try CommandLineArguments(
-      ["--device", "a", "--device=b", "--device", "c"], options: options, maxPositionals: 0)
-    #expect(parsed.strings("device") == ["a", "b", "c"])
-  }
-
   @Test func helpIsAFlagLikeAnyOther() throws {
     #expect {
       try LiveCommand.parse(["-o", "-h"])
@@ -117,13 +109,5 @@ import Testing
     } throws: { error in
       "\(error)" == "'--search' must be one of grid, oneeuro, not 'random'"
     }
-  }
-
-  @Test func helpLinesWrapAtTheWidthAndKeepTheirBreaks() {
-    let row = HelpText.row("--x N", "one\n" + String(repeating: "word ", count: 30))
-    let lines = row.split(separator: "\n")
-    #expect(lines[0] == "  --x N                   one")
-    #expect(lines.count > 2)
-    #expect(lines.allSatisfy { $0.count <= HelpText.width })
   }
 }

@@ -35,12 +35,14 @@ import Testing
         == .permissionDenied("/dev/input/event4"))
   }
 
-  @Test func permissionMessageNamesTheNodeAndBothFixes() {
+  /// The fix is the shipped rule, which opens motion sensors' nodes only.
+  @Test func permissionMessageNamesTheNodeAndTheShippedRule() {
     let message = DeviceError.permissionDenied("/dev/input/event4").description
     #expect(message.hasPrefix("/dev/input/event4: permission denied"))
-    #expect(message.contains("sudo usermod -aG input $USER"))
-    #expect(message.contains("log in again"))
-    #expect(message.contains(#"KERNEL=="event*", SUBSYSTEM=="input", TAG+="uaccess""#))
+    #expect(message.contains("packaging/udev/70-tilt-evdev.rules"))
+    #expect(message.contains(#"ENV{ID_INPUT_ACCELEROMETER}=="1", TAG+="uaccess""#))
+    #expect(message.contains("sudo udevadm trigger -s input"))
+    #expect(!message.contains("usermod"))
     #expect(!message.contains("\n"))
   }
 

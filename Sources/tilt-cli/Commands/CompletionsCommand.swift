@@ -1,3 +1,5 @@
+import CommandLineOptions
+
 /// `tilt-cli completions SHELL`: the shell completion script, made from the
 /// option declarations.
 enum CompletionsCommand: Command {
@@ -24,11 +26,12 @@ enum CompletionsCommand: Command {
     guard let shell = Shell(rawValue: name) else {
       throw UsageError("SHELL must be one of bash, zsh, fish, not '\(name)'")
     }
-    let catalog = CommandCatalog(root: DefaultCommand.self, commands: CommandList.all)
+    let catalog = CommandList.program.catalog
+    let madeBy = "\(catalog.program) \(Self.name) \(shell)"
     switch shell {
-    case .bash: print(BashCompletion.script(catalog), terminator: "")
-    case .zsh: print(ZshCompletion.script(catalog), terminator: "")
-    case .fish: print(FishCompletion.script(catalog), terminator: "")
+    case .bash: print(BashCompletion.script(catalog, madeBy: madeBy), terminator: "")
+    case .zsh: print(ZshCompletion.script(catalog, madeBy: madeBy), terminator: "")
+    case .fish: print(FishCompletion.script(catalog, madeBy: madeBy), terminator: "")
     }
     return ExitStatus.success
   }

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Evdev
 import Foundation
 import Tilt
@@ -63,10 +64,6 @@ struct DemoNotice {
     return motion.isEmpty ? unreadable.filter { $0.isMotionDevice == nil } : motion
   }
 
-  static let fix =
-    "add your user to the 'input' group (sudo usermod -aG input $USER, then log in again) "
-    + "or add a udev rule: KERNEL==\"event*\", SUBSYSTEM==\"input\", TAG+=\"uaccess\""
-
   var message: String {
     let suspects = suspects
     guard !suspects.isEmpty else {
@@ -79,7 +76,8 @@ struct DemoNotice {
       ? (suspects.count == 1 ? "the motion device" : "the motion devices")
       : (suspects.count == 1 ? "the input device" : "the input devices")
     return "cannot read \(what) \(names): permission denied. To use "
-      + (suspects.count == 1 ? "it" : "them") + ", \(Self.fix). Playing the bundled demo."
+      + (suspects.count == 1 ? "it" : "them")
+      + ", \(DeviceError.permissionFix). Playing the bundled demo."
   }
 
   /// The view's first line.

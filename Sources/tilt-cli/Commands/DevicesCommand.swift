@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Tilt
 
 /// `tilt-cli devices`: which input devices can drive the card, and why the others can't.

@@ -1,10 +1,11 @@
 import CardServer
+import CommandLineOptions
 import DSU
 import Foundation
 import Tilt
 
 /// `tilt-cli dsu`: serves motion to emulators over the DSU ("cemuhook")
-/// protocol (SPEC §7).
+/// protocol (contract §7).
 enum DsuCommand: Command {
   static let name = "dsu"
   static let overview = "Serve motion to emulators (Dolphin, Cemu, …) over the DSU protocol."

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import IIO
 
 /// `tilt-cli info SOURCE`: what a device or a recording is.

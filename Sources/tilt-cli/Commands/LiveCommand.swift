@@ -1,3 +1,4 @@
+import CommandLineOptions
 import IIO
 import SystemCalls
 import Tilt
@@ -33,7 +34,7 @@ enum LiveCommand: Command {
       return try IIOLive.live(options: options, reference: devicePath, wait: wait)
     }
     var configuration = try options.tiltConfiguration()
-    // What `calibrate` stored, or the last run learned at rest (SPEC §3).
+    // What `calibrate` stored, or the last run learned at rest (contract §3.8).
     configuration.gyroBiasStore = GyroBiasStore()
     let manager = try TiltMotionManager(
       devicePath: devicePath, configuration: configuration,

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Evdev
 import IIO
 import Tilt

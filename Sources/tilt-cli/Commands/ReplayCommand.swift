@@ -1,3 +1,4 @@
+import CommandLineOptions
 import SystemCalls
 import Tilt
 import TiltCard
@@ -98,7 +99,7 @@ enum ReplayCommand: Command {
       page?.attach(to: player)
       (sink as? TerminalSink)?.servedURL = page?.server.url
       // The page says the replay ended and keeps its last frame; the process
-      // serves on until Ctrl-C (SPEC §6).
+      // serves on until Ctrl-C (contract §6.6).
       player.holdsAtEnd = speed != nil
       let server = page?.server
       player.onEnd = { t in server?.broadcastEnd(at: t) }

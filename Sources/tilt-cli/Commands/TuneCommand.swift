@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Foundation
 import Tilt
 import TiltCard
@@ -122,7 +123,9 @@ enum TuneCommand: Command {
     }
     print(
       arguments.has("json")
-        ? report.json.serialized() : report.table(width: TerminalMode.size()?.columns ?? 100),
+        ? report.json.serialized()
+        : report.table(
+          width: TerminalMode.size()?.columns ?? 100, program: CommandList.program.name),
       terminator: arguments.has("json") ? "\n" : "")
     return ExitStatus.success
   }

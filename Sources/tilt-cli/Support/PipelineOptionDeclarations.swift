@@ -1,9 +1,10 @@
 import Attitude
 import CardServer
+import CommandLineOptions
 import EvdevCore
 import TiltCard
 
-/// The options that `live` and `replay` share (SPEC §3), declared once: the
+/// The options that `live` and `replay` share (contract §3.2), declared once: the
 /// parser, the help and the completions of every command that takes them.
 extension PipelineOptions {
   /// The attitude library's default One Euro filter, which the options start from.

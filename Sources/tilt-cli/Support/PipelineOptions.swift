@@ -1,9 +1,10 @@
 import Attitude
 import CardServer
+import CommandLineOptions
 import EvdevCore
 import TiltCard
 
-/// The options that `live` and `replay` share (SPEC §3), checked and typed.
+/// The options that `live` and `replay` share (contract §3.2), checked and typed.
 struct PipelineOptions {
   enum Format: String, CaseIterable { case jsonl, tty, html }
   enum Filter: String, CaseIterable { case none, lowpass, oneeuro }
@@ -37,9 +38,9 @@ struct PipelineOptions {
   var cardWidth = Self.card.width
   var cardHeight = Self.card.height
   var stickRange = SampleDecoder.defaultStickRangeDegrees
-  /// `--serve [HOST:]PORT`: the live page (SPEC §6).
+  /// `--serve [HOST:]PORT`: the live page (contract §6.1).
   var serve: ServeAddress?
-  /// `--serve-token TOKEN`: the token every request must carry (SPEC §6).
+  /// `--serve-token TOKEN`: the token every request must carry (contract §6.4).
   var serveToken: String?
 
   /// Options that apply only with some values of another option, and which:

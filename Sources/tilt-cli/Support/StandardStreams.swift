@@ -7,7 +7,7 @@ enum StandardError {
   /// Writes a message. Messages carry text from devices and files (a device's
   /// name, a recording's line in an error), so every control character in
   /// it but the line ends is shown as an escape (`\e`, `\x07`:
-  /// ``TerminalText/escaped(_:)``, SPEC §3): a name cannot retitle the
+  /// ``TerminalText/escaped(_:)``, contract §3.10): a name cannot retitle the
   /// terminal or write its clipboard.
   static func write(_ text: String) {
     writeControl(escaped(text))

@@ -1,8 +1,8 @@
 /// One option a command accepts: the single source of its parsing, its
 /// validation, its line in the help, the man page and the shell completions.
-struct OptionDeclaration: Sendable {
+public struct OptionDeclaration: Sendable {
   /// How many values the option takes.
-  enum Kind: Sendable, Equatable {
+  public enum Kind: Sendable, Equatable {
     /// No value: `--json`.
     case flag
     /// One value, given at most once: `--rate 30`.
@@ -12,7 +12,8 @@ struct OptionDeclaration: Sendable {
   }
 
   /// What a value must be; checked while parsing, before the command runs.
-  enum Validation: Sendable {
+  public enum Validation: Sendable {
+    /// Any value.
     case any
     /// A finite number within the range.
     case number(ClosedRange<Double>)
@@ -23,7 +24,8 @@ struct OptionDeclaration: Sendable {
   }
 
   /// What a shell offers for the value.
-  enum Completion: Sendable, Equatable {
+  public enum Completion: Sendable, Equatable {
+    /// Nothing: the shell offers no words.
     case none
     /// Any path.
     case file
@@ -32,19 +34,34 @@ struct OptionDeclaration: Sendable {
   }
 
   /// The long name without dashes: `output` for `--output`.
-  var name: String
+  public var name: String
   /// The short alias: `o` for `-o`.
-  var short: Character?
+  public var short: Character?
   /// The value's placeholder in the help: `FILE`, `jsonl|tty|html`; `nil` for a flag.
-  var valueName: String?
+  public var valueName: String?
   /// The help's description. Line breaks are kept; a longer line is wrapped.
-  var help: String
-  var kind: Kind
-  var validation: Validation
-  var completion: Completion
+  public var help: String
+  public var kind: Kind
+  public var validation: Validation
+  public var completion: Completion
+
+  /// An option from all its parts; ``flag(_:short:help:)`` and
+  /// ``value(_:short:_:help:repeatable:validation:completion:)`` fill them in.
+  public init(
+    name: String, short: Character?, valueName: String?, help: String, kind: Kind,
+    validation: Validation, completion: Completion
+  ) {
+    self.name = name
+    self.short = short
+    self.valueName = valueName
+    self.help = help
+    self.kind = kind
+    self.validation = validation
+    self.completion = completion
+  }
 
   /// A flag: `--json`.
-  static func flag(_ name: String, short: Character? = nil, help: String) -> Self {
+  public static func flag(_ name: String, short: Character? = nil, help: String) -> Self {
     Self(
       name: name, short: short, valueName: nil, help: help, kind: .flag, validation: .any,
       completion: .none)
@@ -53,7 +70,7 @@ struct OptionDeclaration: Sendable {
   /// An option with one value. Its placeholder is `valueName`, or for choices
   /// the choices joined by `|`; a placeholder with FILE or PATH in it completes
   /// paths.
-  static func value(
+  public static func value(
     _ name: String, short: Character? = nil, _ valueName: String? = nil,
     help: String, repeatable: Bool = false, validation: Validation = .any,
     completion: Completion? = nil
@@ -74,14 +91,14 @@ struct OptionDeclaration: Sendable {
 
   /// The same option with another description: a command that takes a shared
   /// option for a purpose of its own.
-  func describing(_ help: String) -> Self {
+  public func describing(_ help: String) -> Self {
     var copy = self
     copy.help = help
     return copy
   }
 
   /// `-o, --output FILE`, as the help's first column shows it.
-  var label: String {
+  public var label: String {
     var text = short.map { "-\($0), " } ?? ""
     text += "--\(name)"
     if let valueName { text += " \(valueName)" }
@@ -89,7 +106,7 @@ struct OptionDeclaration: Sendable {
   }
 
   /// `value` checked against ``validation``.
-  func check(_ value: String) throws(UsageError) {
+  public func check(_ value: String) throws(UsageError) {
     switch validation {
     case .any:
       return
@@ -113,27 +130,14 @@ struct OptionDeclaration: Sendable {
   }
 }
 
-/// A positional argument, for the help's ARGUMENTS section and the completions.
-struct ArgumentDeclaration: Sendable {
-  /// The placeholder: `FILE`.
-  var name: String
-  var help: String
-  var completion: OptionDeclaration.Completion = .file
-}
-
-/// The options every command takes.
-enum StandardOptions {
-  static let help = OptionDeclaration.flag("help", short: "h", help: "Show help information.")
-}
-
 extension Double {
   /// The number without a trailing `.0`: `60`, `0.5`.
-  var compact: String {
+  public var compact: String {
     self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self)
   }
 }
 
 extension CaseIterable where Self: RawRepresentable, RawValue == String {
   /// Every case's spelling, for `.choices`.
-  static var spellings: [String] { allCases.map(\.rawValue) }
+  public static var spellings: [String] { allCases.map(\.rawValue) }
 }

@@ -1,19 +1,26 @@
-/// The man page of `tilt-cli` in roff (`man -l`), made from the help.
-enum ManPage {
-  static func roff(_ catalog: CommandCatalog, version: String) -> String {
+/// The man page of a program in roff (`man -l`), made from its help.
+public enum ManPage {
+  /// The page of `catalog` at `version`: NAME, SYNOPSIS, DESCRIPTION (the
+  /// root's discussion up to its `COMMANDS:` list), OPTIONS and COMMANDS, then
+  /// `closing`, roff lines of the program's own sections (EXIT STATUS, FILES,
+  /// SEE ALSO). Its first line says it is made by the command line `madeBy`.
+  public static func roff(
+    _ catalog: CommandCatalog, version: String, madeBy: String, closing: [String]
+  ) -> String {
+    let program = escaped(catalog.program, dashes: true)
     var lines = [
-      ".\\\" The man page of tilt-cli, made by 'tilt-cli manpage'.",
-      ".TH TILT\\-CLI 1 \"\" \"tilt\\-cli \(escaped(version))\" \"User Commands\"",
+      ".\\\" The man page of \(catalog.program), made by '\(madeBy)'.",
+      ".TH \(escaped(catalog.program.uppercased(), dashes: true)) 1 \"\" \"\(program) \(escaped(version))\" \"User Commands\"",
       ".nh",
       ".SH NAME",
-      "tilt\\-cli \\- \(escaped(lowercasedFirst(catalog.root.overview)))",
+      "\(program) \\- \(escaped(lowercasedFirst(catalog.root.overview)))",
       ".SH SYNOPSIS",
       ".nf",
     ]
     for entry in [catalog.root] + catalog.commands {
-      lines.append("\\fBtilt\\-cli\\fR \(escaped(entry.usage, dashes: true))")
+      lines.append("\\fB\(program)\\fR \(escaped(entry.usage, dashes: true))")
     }
-    lines.append("\\fBtilt\\-cli help\\fR [\\fICOMMAND\\fR]")
+    lines.append("\\fB\(program) help\\fR [\\fICOMMAND\\fR]")
     lines += [".fi", ".SH DESCRIPTION"]
     lines += preformatted(
       catalog.root.discussion.components(separatedBy: "\n\nCOMMANDS:")[0])
@@ -21,7 +28,7 @@ enum ManPage {
     lines += options(catalog.root.options)
     lines.append(".SH COMMANDS")
     for entry in catalog.commands {
-      lines += [".SS", "tilt\\-cli \(escaped(entry.usage, dashes: true))"]
+      lines += [".SS", "\(program) \(escaped(entry.usage, dashes: true))"]
       lines.append(escaped(entry.overview))
       if !entry.arguments.isEmpty {
         lines.append(".PP")
@@ -36,18 +43,7 @@ enum ManPage {
       }
       lines += [".PP", "\\fBOptions:\\fR"] + options(entry.options)
     }
-    lines += [
-      ".SH EXIT STATUS",
-      "0 on success, 64 for a usage error (the message, the usage and where the help is, on",
-      "standard error), 1 for any other failure, with a message that names the file and",
-      "line, or the device and the fix.",
-      ".SH FILES",
-      ".TP",
-      "\\fI$XDG_STATE_HOME/tilt\\fR (else \\fI~/.local/state/tilt\\fR)",
-      "The gyroscope bias of each device, stored by \\fBtilt\\-cli calibrate\\fR.",
-      ".SH SEE ALSO",
-      "\\fBevemu\\-record\\fR(1), \\fBevemu\\-play\\fR(1), \\fBudev\\fR(7)",
-    ]
+    lines += closing
     return lines.joined(separator: "\n") + "\n"
   }
 
@@ -76,7 +72,7 @@ enum ManPage {
 
   /// `text` safe as a roff text line: backslashes, a leading dot or quote,
   /// characters beyond ASCII as `\[uXXXX]`; `dashes` writes `-` as `\-`.
-  static func escaped(_ text: String, dashes: Bool = false) -> String {
+  public static func escaped(_ text: String, dashes: Bool = false) -> String {
     var result = ""
     for scalar in text.unicodeScalars {
       switch scalar {

@@ -1,22 +1,29 @@
 import Foundation
-import TiltCard
 
-/// A JSON value for the CLI's reports (`devices --json`, `info --json`, `tune --json`).
+/// A JSON value, written in a stable form: the reports' JSON (`devices
+/// --json`, `info --json`, `tune --json`, contract §3.7 and §3.9).
 ///
 /// Objects keep their keys in the order given, so output is stable. Numbers
 /// that are not finite are written as `null`, since JSON has no spelling for them.
-enum JSONValue: Equatable {
+public enum JSONValue: Equatable, Sendable {
+  /// `null`.
   case null
+  /// `true` or `false`.
   case bool(Bool)
+  /// A number; `null` when not finite.
   case number(Double)
+  /// A string, escaped as ``writeString(_:to:)`` says.
   case string(String)
+  /// An array.
   case array([JSONValue])
+  /// An object, its members in this order.
   case object([(String, JSONValue)])
 
-  static func == (a: JSONValue, b: JSONValue) -> Bool { a.serialized() == b.serialized() }
+  /// Values are equal when they serialize alike.
+  public static func == (a: JSONValue, b: JSONValue) -> Bool { a.serialized() == b.serialized() }
 
   /// The value as compact JSON text, or indented by two spaces a level with `pretty`.
-  func serialized(pretty: Bool = false) -> String {
+  public func serialized(pretty: Bool = false) -> String {
     var out = ""
     write(to: &out, pretty: pretty, indent: 0)
     return out
@@ -58,7 +65,7 @@ enum JSONValue: Equatable {
   }
 
   /// Integers without a fraction; others with up to 6 significant decimals.
-  static func format(_ n: Double) -> String {
+  public static func format(_ n: Double) -> String {
     guard n.isFinite else { return "null" }
     if n == n.rounded(), abs(n) < 1e15 { return String(Int64(n)) }
     var text = String(format: "%.6f", n)
@@ -67,7 +74,8 @@ enum JSONValue: Equatable {
     return text == "-0" ? "0" : text
   }
 
-  static func writeString(_ s: String, to out: inout String) {
+  /// `s` as a JSON string literal, appended to `out`.
+  public static func writeString(_ s: String, to out: inout String) {
     out += "\""
     for scalar in s.unicodeScalars {
       switch scalar {
@@ -91,6 +99,8 @@ enum JSONValue: Equatable {
 }
 
 extension JSONValue {
-  init(_ value: Double?) { self = value.map(JSONValue.number) ?? .null }
-  init(_ value: String?) { self = value.map(JSONValue.string) ?? .null }
+  /// The number, or `null` for `nil`.
+  public init(_ value: Double?) { self = value.map(JSONValue.number) ?? .null }
+  /// The string, or `null` for `nil`.
+  public init(_ value: String?) { self = value.map(JSONValue.string) ?? .null }
 }

@@ -1,25 +1,28 @@
 import Foundation
 
-/// The fish completions for `tilt-cli`, made from the declarations.
-enum FishCompletion {
-  static func script(_ catalog: CommandCatalog) -> String {
+/// The fish completions of a program, made from its declarations.
+public enum FishCompletion {
+  /// The completions for `catalog`; the first line says they are made by the
+  /// command line `madeBy`.
+  public static func script(_ catalog: CommandCatalog, madeBy: String) -> String {
+    let complete = "complete -c \(catalog.program)"
     var lines = [
-      "# fish completions for tilt-cli, made by 'tilt-cli completions fish'.",
-      "complete -c tilt-cli -f",
+      "# fish completions for \(catalog.program), made by '\(madeBy)'.",
+      "\(complete) -f",
     ]
     for entry in catalog.commands {
       lines.append(
-        "complete -c tilt-cli -n __fish_use_subcommand -a \(entry.name) -d \(quoted(entry.overview))"
+        "\(complete) -n __fish_use_subcommand -a \(entry.name) -d \(quoted(entry.overview))"
       )
     }
     lines.append(
-      "complete -c tilt-cli -n __fish_use_subcommand -a help -d 'Show the help of a command.'")
+      "\(complete) -n __fish_use_subcommand -a help -d 'Show the help of a command.'")
     for entry in [catalog.root] + catalog.commands {
       let condition =
         entry.name.isEmpty
         ? "__fish_use_subcommand" : quoted("__fish_seen_subcommand_from \(entry.name)")
       for option in entry.options {
-        var line = "complete -c tilt-cli -n \(condition)"
+        var line = "\(complete) -n \(condition)"
         if let short = option.short { line += " -s \(short)" }
         line += " -l \(option.name)"
         switch (option.kind, option.completion) {
@@ -33,16 +36,16 @@ enum FishCompletion {
       }
       if let positional = entry.arguments.first, !entry.name.isEmpty {
         switch positional.completion {
-        case .file: lines.append("complete -c tilt-cli -n \(condition) -F")
+        case .file: lines.append("\(complete) -n \(condition) -F")
         case .choices(let words):
           lines.append(
-            "complete -c tilt-cli -n \(condition) -a \(quoted(words.joined(separator: " ")))")
+            "\(complete) -n \(condition) -a \(quoted(words.joined(separator: " ")))")
         case .none: break
         }
       }
     }
     lines.append(
-      "complete -c tilt-cli -n '__fish_seen_subcommand_from help' -a "
+      "\(complete) -n '__fish_seen_subcommand_from help' -a "
         + quoted(catalog.commands.map(\.name).joined(separator: " ")))
     return lines.joined(separator: "\n") + "\n"
   }

@@ -1,9 +1,9 @@
 /// How far apart two words are, for "did you mean" suggestions.
-enum EditDistance {
+public enum EditDistance {
   /// Insertions, deletions, substitutions and swaps of neighbours needed to
   /// turn `a` into `b` (the optimal string alignment distance), so `replya` is
   /// one step from `replay`.
-  static func between(_ a: String, _ b: String) -> Int {
+  public static func between(_ a: String, _ b: String) -> Int {
     let a = Array(a)
     let b = Array(b)
     if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
@@ -24,7 +24,9 @@ enum EditDistance {
 
   /// The candidate nearest to `word`, if one is close enough to be a typo:
   /// at most two steps, and fewer than half the word's letters.
-  static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
+  public static func suggestion(for word: String, among candidates: some Sequence<String>)
+    -> String?
+  {
     let limit = min(2, (word.count - 1) / 2)
     var best: (name: String, distance: Int)?
     for candidate in candidates.sorted() {

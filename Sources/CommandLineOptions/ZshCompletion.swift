@@ -1,22 +1,25 @@
 import Foundation
 
-/// The zsh completion function for `tilt-cli`, made from the declarations.
-enum ZshCompletion {
-  static func script(_ catalog: CommandCatalog) -> String {
+/// The zsh completion function of a program, made from its declarations.
+public enum ZshCompletion {
+  /// The function for `catalog`; its second line says it is made by the
+  /// command line `madeBy`.
+  public static func script(_ catalog: CommandCatalog, madeBy: String) -> String {
+    let function = catalog.functionName
     let commands =
       catalog.commands.map { "    \(quoted("\($0.name):\($0.overview)"))" }
       + ["    'help:Show the help of a command.'"]
     var text = """
-      #compdef tilt-cli
-      # zsh completion for tilt-cli, made by 'tilt-cli completions zsh'.
+      #compdef \(catalog.program)
+      # zsh completion for \(catalog.program), made by '\(madeBy)'.
 
-      _tilt_cli() {
+      \(function)() {
         local -a commands
         commands=(
       \(commands.joined(separator: "\n"))
         )
         if (( CURRENT == 2 )) && [[ $words[2] != -* ]]; then
-          _describe -t commands 'tilt-cli command' commands
+          _describe -t commands '\(catalog.program) command' commands
           return
         fi
         local command=
@@ -45,7 +48,7 @@ enum ZshCompletion {
         esac
       }
 
-      _tilt_cli "$@"
+      \(function) "$@"
 
       """
     return text

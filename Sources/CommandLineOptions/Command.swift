@@ -1,12 +1,14 @@
-/// One `tilt-cli` subcommand: what it accepts, its help, and how it runs.
+/// One subcommand of a program: what it accepts, its help, and how it runs.
 ///
 /// The option declarations are the one place an option is written: the
 /// parser accepts exactly them (and `-h`, `--help`), and the help, the man
 /// page and the shell completions are made from them.
-protocol Command {
+public protocol Command {
+  /// The word that picks the command; `""` for the program run without one.
   static var name: String { get }
+  /// One sentence: what the command does.
   static var overview: String { get }
-  /// The usage line after `tilt-cli`.
+  /// The usage line after the program's name.
   static var usage: String { get }
   /// The positional arguments, in order: the most the command takes.
   static var arguments: [ArgumentDeclaration] { get }
@@ -21,25 +23,28 @@ protocol Command {
 }
 
 extension Command {
-  static var arguments: [ArgumentDeclaration] { [] }
-  static var discussion: String { "" }
-  static var footer: String { "" }
+  public static var arguments: [ArgumentDeclaration] { [] }
+  public static var discussion: String { "" }
+  public static var footer: String { "" }
 
   /// Every option the parser accepts, `--help` last.
-  static var acceptedOptions: [OptionDeclaration] { options + [StandardOptions.help] }
+  public static var acceptedOptions: [OptionDeclaration] {
+    options + [StandardOptions.help]
+  }
 
   /// `arguments` parsed against the declarations.
-  static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineArguments {
+  public static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineArguments {
     try CommandLineArguments(
       arguments, options: acceptedOptions, maxPositionals: Self.arguments.count)
   }
 
-  static var helpText: String {
+  /// The help, its usage line after `program`.
+  public static func helpText(program: String) -> String {
     var sections: [String] = []
     if !arguments.isEmpty { sections.append(HelpText.argumentsSection(arguments)) }
     if !discussion.isEmpty { sections.append(discussion) }
     return HelpText.render(
-      overview: overview, usage: usage, sections: sections, options: acceptedOptions,
-      footer: footer)
+      program: program, overview: overview, usage: usage, sections: sections,
+      options: acceptedOptions, footer: footer)
   }
 }

@@ -1,18 +1,18 @@
 /// The help's layout: sections, and option rows with their descriptions in
 /// one column.
-enum HelpText {
+public enum HelpText {
   /// Where the descriptions start.
-  static let descriptionColumn = 26
+  public static let descriptionColumn = 26
   /// The widest a line of the help is, descriptions wrapped to it.
-  static let width = 90
+  public static let width = 90
 
-  /// The whole help: overview, usage, `sections` (already laid out, like
-  /// `ARGUMENTS:`), the options, then `footer`.
-  static func render(
-    overview: String, usage: String, sections: [String], options: [OptionDeclaration],
-    footer: String = ""
+  /// The whole help: overview, usage (after `program`), `sections` (already
+  /// laid out, like `ARGUMENTS:`), the options, then `footer`.
+  public static func render(
+    program: String, overview: String, usage: String, sections: [String],
+    options: [OptionDeclaration], footer: String = ""
   ) -> String {
-    var all = ["OVERVIEW: \(overview)", "USAGE: tilt-cli \(usage)"] + sections
+    var all = ["OVERVIEW: \(overview)", "USAGE: \(program) \(usage)"] + sections
     all.append("OPTIONS:\n" + options.map { row($0.label, $0.help) }.joined())
     if !footer.isEmpty { all.append(footer) }
     return all.map { $0.hasSuffix("\n") ? String($0.dropLast()) : $0 }
@@ -20,13 +20,13 @@ enum HelpText {
   }
 
   /// The `ARGUMENTS:` section.
-  static func argumentsSection(_ arguments: [ArgumentDeclaration]) -> String {
+  public static func argumentsSection(_ arguments: [ArgumentDeclaration]) -> String {
     "ARGUMENTS:\n" + arguments.map { row($0.name, $0.help) }.joined()
   }
 
   /// `  LABEL   description…`, the label on a line of its own when it reaches
   /// the descriptions' column; ends in a line break.
-  static func row(_ label: String, _ description: String) -> String {
+  public static func row(_ label: String, _ description: String) -> String {
     let indent = String(repeating: " ", count: descriptionColumn)
     let lines = wrapped(description, width: width - descriptionColumn)
     var text = "  " + label
@@ -42,7 +42,7 @@ enum HelpText {
   }
 
   /// The text's lines, each longer one broken at spaces to fit `width`.
-  static func wrapped(_ text: String, width: Int) -> [String] {
+  public static func wrapped(_ text: String, width: Int) -> [String] {
     var result: [String] = []
     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
       guard line.count > width else {

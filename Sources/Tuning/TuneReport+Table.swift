@@ -1,7 +1,4 @@
 import Foundation
-import SystemCalls
-import TiltCard
-import Tuning
 
 extension String {
   fileprivate func trimmingTrailing() -> String {
@@ -22,9 +19,10 @@ extension TuneReport {
     var reason: String
   }
 
-  /// The table and the notes around it, each line at most `width` columns
-  /// (but for a file name or an option longer than that).
-  func table(width: Int = 100) -> String {
+  /// The report as text: the settings' table and the notes around it, each
+  /// line at most `width` columns (but for a file name or an option longer
+  /// than that). The lines to copy name the command-line tool `program`.
+  public func table(width: Int = 100, program: String) -> String {
     func number(_ x: Double?, _ format: String) -> String? { x.map { String(format: format, $0) } }
     let jitterReason = "jitter not measured, above"
     let lagReason = "lag not measured, above"
@@ -105,7 +103,7 @@ extension TuneReport {
     }
     let settingColumn = nameLine.count + 2
     var lines = wrap(
-      "tilt-cli tune \(file): \(scores.count) settings, \(Int((restFraction * 100).rounded()))% of the recording at rest.",
+      "\(program) tune \(file): \(scores.count) settings, \(Int((restFraction * 100).rounded()))% of the recording at rest.",
       width: width)
     for m in measured { lines += wrap("measured: " + m + ".", width: width) }
     for p in problems { lines += wrap("not measured: " + p + ".", width: width) }
@@ -138,8 +136,8 @@ extension TuneReport {
     for note in explanation { lines += wrap(note, width: width) }
     let options = recommended.setting.arguments.joined(separator: " ")
     lines += [""]
-    lines += command("recommended: tilt-cli replay \(file)", options, width: width)
-    lines += command("         or: tilt-cli live", options, width: width)
+    lines += command("recommended: \(program) replay \(file)", options, width: width)
+    lines += command("         or: \(program) live", options, width: width)
     lines += wrap(basis + ".", width: width, indent: 13, lead: "        why: ")
     return lines.joined(separator: "\n") + "\n"
   }
@@ -194,7 +192,7 @@ extension TuneReport {
   }
 
   /// The lines under the table that say how each column is made.
-  var explanation: [String] {
+  public var explanation: [String] {
     var lines = [
       canScore
         ? "\(SettingScore.scoreRule): \(SettingScore.jitterScale.compact)° of wobble at rest costs as much as \(SettingScore.lagScale.compact) ms of delay in motion."
@@ -208,65 +206,5 @@ extension TuneReport {
       )
     }
     return lines
-  }
-
-  var json: JSONValue {
-    func number(_ x: Double?) -> JSONValue { x.map(JSONValue.number) ?? .null }
-    func entry(_ s: SettingScore) -> [(String, JSONValue)] {
-      var members: [(String, JSONValue)] = [
-        ("arguments", .array(s.setting.arguments.map(JSONValue.string))),
-        ("jitter", number(s.jitter)), ("cardJitter", number(s.cardJitter)),
-        ("drift", number(s.drift)),
-        ("lag", number(s.lag)), ("lagAtLimit", .bool(s.lagAtLimit)),
-        ("overshoot", number(s.overshoot)), ("cardOvershoot", number(s.cardOvershoot)),
-        ("score", number(s.score)), ("cost", number(s.score)),
-      ]
-      if hasError { members.append(("error", number(s.error))) }
-      return members
-    }
-    return .object([
-      ("file", .string(file)),
-      ("reference", .string(referenceName)),
-      ("measured", .array(measured.map(JSONValue.string))),
-      ("notMeasured", .array(problems.map(JSONValue.string))),
-      ("overshootNotMeasured", JSONValue(overshootProblem)),
-      ("ranked", .bool(canScore)),
-      ("score", .string(SettingScore.scoreRule)),
-      ("recommendationRule", .string(TuneReport.recommendationRule)),
-      ("restFraction", .number(restFraction)),
-      ("settle", .number(FilterScorer.settleTime)),
-      (
-        "rest",
-        .array(restRuns.map { .object([("from", .number($0.0)), ("to", .number($0.1))]) })
-      ),
-      ("settings", .array(scores.map { .object(entry($0)) })),
-      ("recommended", .object(entry(recommended) + [("basis", .string(basis))])),
-    ])
-  }
-}
-
-/// Progress on standard error, drawn only when it is a terminal: settings
-/// done of the total, and the seconds elapsed.
-final class ProgressBar {
-  private let label: String
-  private let enabled = StandardError.isTerminal
-  private let start = MonotonicInstant.now
-  private var drawn = false
-
-  init(label: String) { self.label = label }
-
-  func update(_ done: Int, of total: Int) {
-    guard enabled, total > 0 else { return }
-    let width = 30
-    let filled = min(width, done * width / total)
-    drawn = true
-    StandardError.writeControl(
-      "\r\u{1B}[K\(label) [" + String(repeating: "#", count: filled)
-        + String(repeating: ".", count: width - filled) + "] \(done)/\(total) settings, "
-        + String(format: "%.1f s", start.duration(to: .now).seconds))
-  }
-
-  func finish() {
-    if enabled, drawn { StandardError.writeControl("\r\u{1B}[K") }
   }
 }

@@ -1,9 +1,12 @@
-/// The bash completion script for `tilt-cli`, made from the declarations.
-enum BashCompletion {
-  static func script(_ catalog: CommandCatalog) -> String {
+/// The bash completion script of a program, made from its declarations.
+public enum BashCompletion {
+  /// The script for `catalog`; its first line says it is made by the command
+  /// line `madeBy`.
+  public static func script(_ catalog: CommandCatalog, madeBy: String) -> String {
+    let function = catalog.functionName
     var text = """
-      # bash completion for tilt-cli, made by 'tilt-cli completions bash'.
-      _tilt_cli() {
+      # bash completion for \(catalog.program), made by '\(madeBy)'.
+      \(function)() {
         local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
         local command=""
         if ((COMP_CWORD > 1)) && [[ ${COMP_WORDS[1]} != -* ]]; then
@@ -28,7 +31,7 @@ enum BashCompletion {
             ;;
         esac
       }
-      complete -F _tilt_cli tilt-cli
+      complete -F \(function) \(catalog.program)
 
       """
     return text

@@ -6,15 +6,20 @@
 /// missing value, a single-valued option given twice, one positional too many,
 /// or a value its validation refuses. With `--help` the values are not
 /// validated, so that the help shows even beside a mistyped value.
-struct CommandLineArguments {
-  private(set) var values: [String: [String]] = [:]
-  private(set) var flags: Set<String> = []
-  private(set) var positionals: [String] = []
+public struct CommandLineArguments {
+  /// Each valued option's values by its long name, in the order given.
+  public private(set) var values: [String: [String]] = [:]
+  /// The long names of the flags given.
+  public private(set) var flags: Set<String> = []
+  /// The positional arguments, in order.
+  public private(set) var positionals: [String] = []
 
   /// The name `--help` is parsed under.
-  static let helpName = "help"
+  public static let helpName = "help"
 
-  init(
+  /// `arguments` (without the program and command names) parsed against
+  /// `declarations`, with at most `maxPositionals` positional arguments.
+  public init(
     _ arguments: [String], options declarations: [OptionDeclaration], maxPositionals: Int
   ) throws(UsageError) {
     var byName: [String: OptionDeclaration] = [:]
@@ -102,19 +107,21 @@ struct CommandLineArguments {
     for (declaration, value) in given { try declaration.check(value) }
   }
 
-  func has(_ flag: String) -> Bool { flags.contains(flag) }
+  /// Whether the flag `--flag` was given.
+  public func has(_ flag: String) -> Bool { flags.contains(flag) }
 
   /// The value of a single-valued option.
-  func string(_ name: String) -> String? { values[name]?.last }
+  public func string(_ name: String) -> String? { values[name]?.last }
 
   /// Every value of a repeatable option, in the order given.
-  func strings(_ name: String) -> [String] { values[name] ?? [] }
+  public func strings(_ name: String) -> [String] { values[name] ?? [] }
 
   /// The value of `--name`, declared with a number validation, as a number.
-  func number(_ name: String) -> Double? { string(name).flatMap { Double($0) } }
+  public func number(_ name: String) -> Double? { string(name).flatMap { Double($0) } }
 
   /// The value of `--name` as one of `choices`.
-  func choice<T: RawRepresentable & CaseIterable>(_ name: String, as: T.Type) throws(UsageError)
+  public func choice<T: RawRepresentable & CaseIterable>(_ name: String, as: T.Type)
+    throws(UsageError)
     -> T?
   where T.RawValue == String {
     guard let text = values[name]?.last else { return nil }

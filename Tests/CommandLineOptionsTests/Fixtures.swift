@@ -1,0 +1,46 @@
+import CommandLineOptions
+
+/// A small program of another name than tilt-cli, to see that nothing in the
+/// library names the tool it was written for.
+enum Fixture {
+  enum Color: String, CaseIterable { case red, green }
+
+  enum Root: Command {
+    static let name = ""
+    static let overview = "Paint things."
+    static let usage = "[<command>] [options]"
+    static let discussion = "Paints.\n\nCOMMANDS:\n  paint   Paint a file."
+    static let options: [OptionDeclaration] = [.flag("version", help: "Show the version.")]
+    static func run(_ arguments: CommandLineArguments) throws -> Int32 { 0 }
+  }
+
+  enum Paint: Command {
+    static let name = "paint"
+    static let overview = "Paint a file."
+    static let usage = "paint [options] FILE"
+    static let arguments = [ArgumentDeclaration(name: "FILE", help: "The file to paint.")]
+    static let options: [OptionDeclaration] = [
+      .value("color", short: "c", help: "The color.", validation: .choices(Color.spellings)),
+      .value("coats", "N", help: "How many coats, 1 to 3.", validation: .number(1...3)),
+      .value("layer", "PATH", help: "A layer; again for more.", repeatable: true),
+    ]
+    /// Fails with a plain error when the file is `missing`, else exits 3.
+    static func run(_ arguments: CommandLineArguments) throws -> Int32 {
+      if arguments.positionals.first == "missing" { throw Missing() }
+      return 3
+    }
+  }
+
+  struct Missing: Error {}
+
+  /// What the program wrote to standard error.
+  final class Written {
+    var text = ""
+  }
+
+  static func program(_ written: Written) -> CommandLineProgram {
+    CommandLineProgram(
+      name: "paint-tool", root: Root.self, commands: [Paint.self],
+      describe: { _ in "the file is missing" }, writeError: { written.text += $0 })
+  }
+}
