@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+/// Who `tilt-cli dsu` answers (SPEC §7): loopback by default; elsewhere only
+/// with `--allow CIDR`, and datagrams from outside the range get nothing.
+@Suite struct EndToEndNetworkTests {
+  static let recording = "recordings/roll-pitch.csv"
+
+  @Test func offLoopbackWithoutAllowIsAUsageError() throws {
+    let port = try DSUServerProcess.freePort()
+    let r = try DSUServerProcess.runToExit([
+      "dsu", "--replay", Self.recording, "--listen", "0.0.0.0:\(port)",
+    ])
+    #expect(!r.timedOut, "it served instead of refusing")
+    #expect(r.status == 64, "exit \(r.status); stderr: \(r.stderr)")
+    #expect(r.stderr.contains("--allow"), "stderr: \(r.stderr)")
+  }
+
+  @Test func aDatagramFromOutsideTheAllowedRangeGetsNothing() throws {
+    let server = try DSUServerProcess(
+      ["--replay", Self.recording, "--allow", "127.0.0.2/32"], host: "0.0.0.0")
+    let outside = try server.client(localHost: "127.0.0.1")
+    try outside.send(outside.requests.version())
+    try outside.send(outside.requests.portInfo(slots: [0]))
+    try outside.send(outside.requests.padData(.all))
+    #expect(try outside.receiveAll(for: 1).isEmpty, "127.0.0.1 is outside 127.0.0.2/32")
+    let inside = try server.client(localHost: "127.0.0.2")
+    #expect(try inside.version() == 1001, "127.0.0.2 is inside")
+    #expect(try inside.padData(.all, for: 0.5).count > 20)
+    #expect(server.stop() == 0)
+  }
+
+  @Test func portInfoIsAnsweredAtMostTwentyTimesASecondPerAddress() throws {
+    let server = try DSUServerProcess(["--replay", Self.recording])
+    let client = try server.client()
+    for _ in 0..<60 { try client.send(client.requests.version()) }
+    let answers = try client.receiveAll(for: 1)
+    #expect(answers.count >= 1 && answers.count <= 20, "\(answers.count) answers to 60 requests")
+    #expect(server.stop() == 0)
+  }
+}
