@@ -57,7 +57,7 @@ let package = Package(
     // The emulator motion server (SPEC §7): the cemuhook/DSU protocol over UDP, a
     // participant of the loop and one more consumer of the motion manager.
     .target(
-      name: "DSU", dependencies: ["Motion", "Attitude", "EvdevCore", "SystemCalls"]),
+      name: "DSU", dependencies: ["Motion", "Evdev", "IIO", "Attitude", "EvdevCore", "SystemCalls"]),
     // tune's measurement, search, report data and plot: the steadiest filter for a recording.
     .target(
       name: "Tuning", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard"]),

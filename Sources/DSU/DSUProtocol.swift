@@ -9,6 +9,10 @@ public enum DSUProtocol {
   public static let defaultPort: UInt16 = 26760
   /// The header's size in bytes: magic, version, length, CRC-32, sender id.
   public static let headerSize = 16
+  /// The magic of a client's datagram, `DSUC`.
+  public static let clientMagic: [UInt8] = Array("DSUC".utf8)
+  /// The magic of a server's datagram, `DSUS`.
+  public static let serverMagic: [UInt8] = Array("DSUS".utf8)
   /// The number of pad slots the protocol addresses (0 to 3).
   public static let slotCount = 4
 }

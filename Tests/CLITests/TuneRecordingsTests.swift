@@ -92,7 +92,7 @@ import Testing
     plot: TunePlot, svg: String, height: Double, boxes: [TunePlot.TextBox],
     leaders: [TunePlot.Leader]
   ) {
-    let options = try PipelineOptions(CommandLineArguments([], spec: TuneCommand.spec))
+    let options = try PipelineOptions(TuneCommand.parse([]))
     let path = TiltCLI.packageRoot.appendingPathComponent(file).path
     let data = try TuneData.load(path: path, configuration: options.tiltConfiguration())
     let scorer = FilterScorer(

@@ -8,7 +8,7 @@ enum CalibrateCommand: Command {
   static let name = "calibrate"
   static let overview = "Measure a gyroscope's bias at rest and store it for the device."
   static let usage = "calibrate [--device PATH] [--duration S] [--json]"
-  static let help = """
+  static let discussion = """
     Lay the device on a table, or hold it very still, while it is measured.
     The bias is stored under $XDG_STATE_HOME/tilt (else ~/.local/state/tilt),
     one file a device (by its uniq, else bus, vendor, product and name; an
@@ -18,21 +18,26 @@ enum CalibrateCommand: Command {
     the readings vary, not by their mean: a steady bias of any size up to
     \(degrees(GyroCalibrator.maximumBiasDegreesPerSecond)) deg/s on an axis is measured, and said to be large beyond the
     \(degrees(GyroCalibrator.largeBiasDegreesPerSecond)) deg/s that live learns by itself (such a device drifts without it).
-
-    OPTIONS:
-      --device PATH           The evdev node, or an IIO sensor, /dev/iio:device0 (its
-                              accelerometer with the gyroscope of its hub) (default:
-                              the first motion device with a gyroscope).
-      --duration S            Seconds to measure, 0.5 to 600 (default: 3).
-      --json                  Print {"device", "bias", "uncertainty", "samples",
-                              "large"}: bias and uncertainty in deg/s, card
-                              coordinates; large true beyond \(degrees(GyroCalibrator.largeBiasDegreesPerSecond)) deg/s on an axis.
     """
-  static let spec = CommandLineArguments.Spec(
-    options: ["device", "duration"], flags: ["json"])
+  static let options: [OptionDeclaration] = [
+    .value(
+      "device", "PATH",
+      help: "The evdev node, or an IIO sensor, /dev/iio:device0 (its\n"
+        + "accelerometer with the gyroscope of its hub) (default:\n"
+        + "the first motion device with a gyroscope)."),
+    .value(
+      "duration", "S", help: "Seconds to measure, 0.5 to 600 (default: 3).",
+      validation: .number(0.5...600)),
+    .flag(
+      "json",
+      help: "Print {\"device\", \"bias\", \"uncertainty\", \"samples\",\n"
+        + "\"large\"}: bias and uncertainty in deg/s, card\n"
+        + "coordinates; large true beyond \(degrees(GyroCalibrator.largeBiasDegreesPerSecond)) deg/s on an axis."
+    ),
+  ]
 
   static func run(_ arguments: CommandLineArguments) throws -> Int32 {
-    let seconds = try arguments.number("duration", in: 0.5...600) ?? 3
+    let seconds = arguments.number("duration") ?? 3
     let json = arguments.has("json")
     guard let store = GyroBiasStore() else {
       throw Failure("neither XDG_STATE_HOME nor HOME is set: nowhere to store the bias")

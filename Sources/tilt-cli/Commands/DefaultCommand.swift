@@ -1,20 +1,35 @@
 import Evdev
+import Foundation
 import Tilt
 
 /// Plain `tilt-cli`: live from the first motion device, else the bundled demo.
 enum DefaultCommand: Command {
   static let name = ""
-  static let overview = "Live tilt from the first motion device, or the bundled demo."
-  static let usage = "[options]"
-  static let help = """
-    OPTIONS:
-    \(PipelineOptions.help)
-    """
-  static let spec = CommandLineArguments.Spec(
-    options: PipelineOptions.valueOptions, flags: PipelineOptions.flagOptions,
-    aliases: ["o": "output"], maxPositionals: 0, answeredElsewhere: ["help", "version"])
+  static let overview = "Tilt a two-sided card with a Linux motion sensor, Core Motion style."
+  static let usage = "[<command>] [options]"
+  static var discussion: String {
+    let width = CommandList.all.map { $0.name.count }.max().map { $0 + 2 } ?? 12
+    let rows = CommandList.all.map {
+      "  " + $0.name.padding(toLength: width, withPad: " ", startingAt: 0) + $0.overview
+    }
+    return """
+      With no command: live tilt from the first motion device found, or the bundled
+      demo recording when there is none, with the options below.
+
+      COMMANDS:
+      \(rows.joined(separator: "\n"))
+      """
+  }
+  static let footer =
+    "See 'tilt-cli <command> --help' (or 'tilt-cli help <command>') for a command's options."
+  static let options: [OptionDeclaration] =
+    [.flag("version", help: "Show the version.")] + PipelineOptions.declarations
 
   static func run(_ arguments: CommandLineArguments) throws -> Int32 {
+    if arguments.has("version") {
+      print("tilt-cli \(Version.string)")
+      return ExitStatus.success
+    }
     let options = try PipelineOptions(arguments)
     if let device = DeviceChoice.firstMotionDeviceIfAny() {
       return try LiveCommand.live(options: options, devicePath: device, wait: false)

@@ -5,11 +5,9 @@ enum DevicesCommand: Command {
   static let name = "devices"
   static let overview = "List input devices that can drive the card, and why others can't."
   static let usage = "devices [--json]"
-  static let help = """
-    OPTIONS:
-      --json                  One JSON array of devices instead of a table.
-    """
-  static let spec = CommandLineArguments.Spec(flags: ["json"])
+  static let options: [OptionDeclaration] = [
+    .flag("json", help: "One JSON array of devices instead of a table.")
+  ]
 
   static func run(_ arguments: CommandLineArguments) throws -> Int32 {
     let listing = DeviceListing.scan()

@@ -5,27 +5,30 @@ enum InfoCommand: Command {
   static let name = "info"
   static let overview = "Tell what a device or a recording is: kind, resolutions, clock."
   static let usage = "info SOURCE [--json]"
-  static let help = """
-    ARGUMENTS:
-      SOURCE                  An evdev node (/dev/input/eventN), an IIO sensor
-                              (/dev/iio:deviceN), an evemu recording or a CSV log. A
-                              live device is also measured for one second: sample rate,
-                              interval jitter, dropped frames, clock wraps (an IIO
-                              buffer's by its scans' in_timestamp).
-
-    OPTIONS:
-      --json                  One JSON object instead of text.
-      --measure S             Seconds to measure a live device, 0 to 60 (default 1; 0
-                              skips).
-    """
-  static let spec = CommandLineArguments.Spec(
-    options: ["measure"], flags: ["json"], maxPositionals: 1)
+  static let arguments = [
+    ArgumentDeclaration(
+      name: "SOURCE",
+      help: """
+        An evdev node (/dev/input/eventN), an IIO sensor
+        (/dev/iio:deviceN), an evemu recording or a CSV log. A
+        live device is also measured for one second: sample rate,
+        interval jitter, dropped frames, clock wraps (an IIO
+        buffer's by its scans' in_timestamp).
+        """)
+  ]
+  static let options: [OptionDeclaration] = [
+    .flag("json", help: "One JSON object instead of text."),
+    .value(
+      "measure", "S",
+      help: "Seconds to measure a live device, 0 to 60 (default 1; 0\nskips).",
+      validation: .number(0...60)),
+  ]
 
   static func run(_ arguments: CommandLineArguments) throws -> Int32 {
     guard let source = arguments.positionals.first else {
       throw UsageError("missing SOURCE (an evdev node, an evemu recording or a CSV log)")
     }
-    let seconds = try arguments.number("measure", in: 0...60) ?? 1
+    let seconds = arguments.number("measure") ?? 1
     if IIOIMU.isIIOReference(source) {
       return try IIOLive.info(reference: source, json: arguments.has("json"), measure: seconds)
     }

@@ -8,19 +8,17 @@ enum LiveCommand: Command {
   static let name = "live"
   static let overview = "Tilt the card live from an attached motion sensor or joystick."
   static let usage = "live [--device PATH] [--wait] [options]"
-  static let help = """
-    OPTIONS:
-      --device PATH           The evdev node, like /dev/input/event5, or an IIO sensor,
-                              /dev/iio:device0 (default: the first motion device found;
-                              see 'tilt-cli devices').
-      --wait                  When the device goes away, wait for it to come back
-                              instead of exiting.
-    \(PipelineOptions.help)
-    """
-  static let spec = CommandLineArguments.Spec(
-    options: PipelineOptions.valueOptions.union(["device"]),
-    flags: PipelineOptions.flagOptions.union(["wait"]),
-    aliases: ["o": "output"], maxPositionals: 0)
+  static let options: [OptionDeclaration] =
+    [
+      .value(
+        "device", "PATH",
+        help: "The evdev node, like /dev/input/event5, or an IIO sensor,\n"
+          + "/dev/iio:device0 (default: the first motion device found;\n"
+          + "see 'tilt-cli devices')."),
+      .flag(
+        "wait",
+        help: "When the device goes away, wait for it to come back\ninstead of exiting."),
+    ] + PipelineOptions.declarations
 
   static func run(_ arguments: CommandLineArguments) throws -> Int32 {
     let options = try PipelineOptions(arguments)

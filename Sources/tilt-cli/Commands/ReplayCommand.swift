@@ -7,23 +7,27 @@ enum ReplayCommand: Command {
   static let name = "replay"
   static let overview = "Replay an evemu recording or a CSV motion log through the tilt pipeline."
   static let usage = "replay FILE [--speed X|max] [options]"
-  static let help = """
-    ARGUMENTS:
-      FILE                    An evemu recording (evemu-record's format) or a CSV log
-                              with a header row (t_s, acc_x_g… or acc_x_m_s2…, gyr_…).
-
-    OPTIONS:
-      --speed X|max           Play at X times the recorded speed, or as fast as possible
-                              with max; frames are the same either way (default 1, or
-                              max when writing a file: --output or --format html).
-      --loop                  Play the recording again from its start at its end, until
-                              q or Ctrl-C (a paced replay: not with --speed max).
-    \(PipelineOptions.help)
-    """
-  static let spec = CommandLineArguments.Spec(
-    options: PipelineOptions.valueOptions.union(["speed"]),
-    flags: PipelineOptions.flagOptions.union(["loop"]),
-    aliases: ["o": "output"], maxPositionals: 1)
+  static let arguments = [
+    ArgumentDeclaration(
+      name: "FILE",
+      help: """
+        An evemu recording (evemu-record's format) or a CSV log
+        with a header row (t_s, acc_x_g… or acc_x_m_s2…, gyr_…).
+        """)
+  ]
+  static let options: [OptionDeclaration] =
+    [
+      .value(
+        "speed", "X|max",
+        help: "Play at X times the recorded speed, or as fast as possible\n"
+          + "with max; frames are the same either way (default 1, or\n"
+          + "max when writing a file: --output or --format html).",
+        validation: .custom { text throws(UsageError) in _ = try playbackSpeed(text) }),
+      .flag(
+        "loop",
+        help: "Play the recording again from its start at its end, until\n"
+          + "q or Ctrl-C (a paced replay: not with --speed max)."),
+    ] + PipelineOptions.declarations
 
   static func run(_ arguments: CommandLineArguments) throws -> Int32 {
     let options = try PipelineOptions(arguments)

@@ -8,11 +8,15 @@ enum TuneCommand: Command {
   static let name = "tune"
   static let overview = "Find the filter settings that keep the card steady yet quick."
   static let usage = "tune FILE [--json] [--plot FILE.svg] [options]"
-  static let help = """
-    ARGUMENTS:
-      FILE                    An evemu recording or a CSV log (with ground truth when
-                              it has opt_qw… columns, as the BROAD logs do).
-
+  static let arguments = [
+    ArgumentDeclaration(
+      name: "FILE",
+      help: """
+        An evemu recording or a CSV log (with ground truth when
+        it has opt_qw… columns, as the BROAD logs do).
+        """)
+  ]
+  static let discussion = """
     MEASURES:
       Every setting runs the estimator over the whole recording. The figures are
       taken on the attitude the card uses (relative to the start, as live runs
@@ -53,32 +57,39 @@ enum TuneCommand: Command {
       The table fits the terminal's width (100 columns when standard output
       is not a terminal); a column with nothing measured is left out, and a
       line under the notes says which and why.
-
-    OPTIONS:
-      --json                  One JSON object: settings best first and the recommended one.
-      --plot FILE.svg         Draw pitch and roll over time (unfiltered, recommended,
-                              reference; rest shaded; a zoom on the busiest 10 s of a
-                              long recording) and the jitter and lag of every setting.
-                              The name must end in .svg and its directory must exist
-                              and be writable, else it is a usage error (exit 64)
-                              before any work.
-      --search grid|oneeuro   A grid over every filter (default), or the One Euro
-                              paper's procedure: with beta 0 lower the minimum cutoff
-                              until steady, then raise beta until quick.
-      --fusion auto|accel|gyro
-                              The estimator to tune filters for (default auto).
-      --gain DEG_PER_RAD      The card gain the "card" columns are for, as live and
-                              replay take it (default \(CardConfiguration().gain.compact)).
-      --max-tilt DEG          The card's largest tilt for those columns, as live and
-                              replay take it (default \(CardConfiguration().maxTilt.compact)).
-      --mount-matrix M        The sensor's mount matrix, as live and replay take it.
-      --stick-range DEG       A joystick's tilt at full deflection, as live and replay
-                              take it (default \(TiltConfiguration().stickRangeDegrees.compact)).
     """
-  static let spec = CommandLineArguments.Spec(
-    options: ["plot", "fusion", "search", "mount-matrix", "stick-range", "gain", "max-tilt"],
-    flags: ["json"],
-    maxPositionals: 1)
+  /// The shared options tune takes, with what they mean here.
+  private static let sharedHelp = [
+    "fusion": "The estimator to tune filters for (default auto).",
+    "gain": "The card gain the \"card\" columns are for, as live and\n"
+      + "replay take it (default \(CardConfiguration().gain.compact)).",
+    "max-tilt": "The card's largest tilt for those columns, as live and\n"
+      + "replay take it (default \(CardConfiguration().maxTilt.compact)).",
+    "mount-matrix": "The sensor's mount matrix, as live and replay take it.",
+    "stick-range": "A joystick's tilt at full deflection, as live and replay\n"
+      + "take it (default \(TiltConfiguration().stickRangeDegrees.compact)).",
+  ]
+  static let options: [OptionDeclaration] =
+    [
+      .flag("json", help: "One JSON object: settings best first and the recommended one."),
+      .value(
+        "plot", "FILE.svg",
+        help: "Draw pitch and roll over time (unfiltered, recommended,\n"
+          + "reference; rest shaded; a zoom on the busiest 10 s of a\n"
+          + "long recording) and the jitter and lag of every setting.\n"
+          + "The name must end in .svg and its directory must exist\n"
+          + "and be writable, else it is a usage error (exit 64)\n"
+          + "before any work."),
+      .value(
+        "search",
+        help: "A grid over every filter (default), or the One Euro\n"
+          + "paper's procedure: with beta 0 lower the minimum cutoff\n"
+          + "until steady, then raise beta until quick.",
+        validation: .choices(TuneSearch.spellings)),
+    ]
+    + PipelineOptions.declarations.compactMap { option in
+      sharedHelp[option.name].map { option.describing($0) }
+    }
 
   static func run(_ arguments: CommandLineArguments) throws -> Int32 {
     guard let path = arguments.positionals.first else {
