@@ -74,10 +74,9 @@ import Testing
     let lastPacket = try #require(last, "no pad data after one request")
     #expect(count > 300, "\(count) packets")
     #expect(lastPacket > 4.5 && lastPacket < 5.8, "last packet \(lastPacket) s after the request")
-    // Lapsed, the server still answers, and a new request starts again from 0.
+    // Lapsed, the server still answers, and a new request subscribes again.
     #expect(try client.version() == 1001)
-    let again = try client.padData(.all, for: 0.5)
-    #expect(again.first?.packetNumber == 0, "a new subscription counts from 0 again")
+    #expect(try client.padData(.all, for: 0.5).count > 20)
     #expect(server.stop() == 0)
   }
 }

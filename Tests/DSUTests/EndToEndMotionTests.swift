@@ -48,10 +48,10 @@ import Testing
     let file = try KnownMotionRecording.write(in: dir)
     let server = try DSUServerProcess(["--replay", file.path])
     let client = try server.client()
-    // The recording is 7.5 s; 9 s covers one whole loop wherever it starts.
-    let packets = try client.padData(.all, for: 9)
+    // The recording is 7.5 s; 10.5 s hold its six turns whole wherever it starts.
+    let packets = try client.padData(.all, for: 10.5)
     #expect(server.stop() == 0)
-    try #require(packets.count > 700, "\(packets.count) packets in 9 s at 100 Hz")
+    try #require(packets.count > 900, "\(packets.count) packets in 10.5 s at 100 Hz")
 
     // Whole turns only: the first and last runs may be cut by the window.
     let runs = Self.turns(packets).dropFirst().dropLast()
