@@ -59,3 +59,14 @@ public struct AllowList: Hashable, Sendable {
     allowsEveryone || ranges.contains { $0.contains(address) }
   }
 }
+
+extension AllowList {
+  /// Who a server bound to `host` answers: with ranges, those; without, every
+  /// local client when `host` is a loopback address; `nil` for another
+  /// address without ranges (it would answer the network: a usage error).
+  public static func forListening(host: String, ranges: [CIDRRange]) -> AllowList? {
+    if !ranges.isEmpty { return AllowList(ranges: ranges) }
+    guard let address = SocketAddress(numericHost: host), address.isLoopback else { return nil }
+    return AllowList(ranges: [], allowsEveryone: true)
+  }
+}

@@ -144,7 +144,9 @@ public final class DSUServer: LoopParticipant {
     for case let slot? in slots {
       guard let manager = slot.manager, slot.isOpen else { continue }
       let mine = ready.intersection(manager.pollDescriptors)
-      guard !mine.isEmpty || (manager.deadline.map { $0 <= now } ?? false) else { continue }
+      // The deadline first, then the clock: a manager due "now" is served.
+      let due = manager.deadline.map { $0 <= MonotonicInstant.now } ?? false
+      guard !mine.isEmpty || due else { continue }
       do {
         try manager.service(ready: mine)
       } catch {

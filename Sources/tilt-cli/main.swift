@@ -7,7 +7,7 @@ enum CommandList {
   static var all: [any Command.Type] {
     [
       DevicesCommand.self, InfoCommand.self, LiveCommand.self, ReplayCommand.self,
-      RecordCommand.self, TuneCommand.self, CalibrateCommand.self,
+      RecordCommand.self, TuneCommand.self, CalibrateCommand.self, DsuCommand.self,
     ]
   }
 }

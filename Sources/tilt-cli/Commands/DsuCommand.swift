@@ -1,0 +1,107 @@
+import CardServer
+import DSU
+import Foundation
+import Tilt
+
+/// `tilt-cli dsu`: serves motion to emulators over the DSU ("cemuhook")
+/// protocol (SPEC §7).
+enum DsuCommand: Command {
+  static let name = "dsu"
+  static let overview = "Serve motion to emulators (Dolphin, Cemu, …) over the DSU protocol."
+  static let usage =
+    "dsu [--listen [HOST:]PORT] [--device PATH]... [--allow CIDR]... [--replay FILE]"
+  static let discussion = """
+    Every motion device that 'tilt-cli devices' lists as an IMU or an
+    accelerometer is a slot (at most 4), calibrated: the stored gyroscope
+    bias, then what is learned at rest. A device is opened only while an
+    emulator asks for its motion, and closed 5 s after it stops asking.
+    In the emulator, add a DSU client at 127.0.0.1, port 26760.
+    """
+  static let options: [OptionDeclaration] = [
+    .value(
+      "listen", "[HOST:]PORT",
+      help: "Where to listen (default: 127.0.0.1:26760). Any address\n"
+        + "but loopback needs --allow.",
+      validation: .custom { text throws(UsageError) in _ = try listenAddress(text) }),
+    .value(
+      "device", "PATH",
+      help: "Serve this device (an evdev node, or /dev/iio:deviceN);\n"
+        + "repeat for more slots (default: every motion device).",
+      repeatable: true),
+    .value(
+      "allow", "CIDR",
+      help: "Answer clients in this range (192.168.1.0/24, fd00::/8);\n"
+        + "repeatable; others are dropped unanswered.",
+      repeatable: true,
+      validation: .custom { text throws(UsageError) in
+        guard CIDRRange(text) != nil else {
+          throw UsageError("'--allow' needs an address range like 192.168.1.0/24, not '\(text)'")
+        }
+      }),
+    .value(
+      "replay", "FILE",
+      help: "Serve a recording as slot 0, paced and looping, instead\nof the devices."),
+  ]
+
+  static func run(_ arguments: CommandLineArguments) throws -> Int32 {
+    let listen = try arguments.string("listen").map(listenAddress) ?? ServeAddress(port: 26760)
+    let ranges = arguments.strings("allow").compactMap(CIDRRange.init)
+    guard let allowList = AllowList.forListening(host: listen.host, ranges: ranges) else {
+      throw UsageError(
+        "serving on \(listen.host) answers the network: give --allow CIDR for the clients "
+          + "to answer (e.g. --allow 192.168.1.0/24), or listen on 127.0.0.1")
+    }
+    let named = arguments.strings("device")
+    let replay = arguments.string("replay")
+    if replay != nil && !named.isEmpty {
+      throw UsageError("--replay serves a recording; it takes no --device")
+    }
+    if let replay, !FileManager.default.isReadableFile(atPath: replay) {
+      throw Failure("\(replay): cannot read the recording")
+    }
+    var configuration = DeviceMotionConfiguration()
+    configuration.gyroBiasStore = GyroBiasStore()
+    let server = try DSUServer(
+      host: listen.host, port: listen.port, allowList: allowList,
+      source: replay.map { .recording(path: $0) } ?? .live(devices: named),
+      deviceConfiguration: configuration)
+    StandardError.write("serving DSU on udp://\(server.address)\n")
+    let status = DsuStatus(server: server, live: StandardError.isTerminal)
+    server.onEvent = { status.event($0) }
+    let loop = try EventLoop(handling: [.interrupt, .terminate])
+    defer { loop.end() }
+    loop.participants = [server]
+    server.start()
+    if replay == nil && server.status.isEmpty {
+      status.noDevices(DSUDiscovery.scan(named: named).unreadable)
+    }
+    status.draw()
+    turns: while true {
+      for event in try loop.turn().events {
+        if case .signal(.windowChange) = event { continue }
+        break turns
+      }
+      status.draw()
+    }
+    server.stop()
+    status.end()
+    return ExitStatus.success
+  }
+
+  /// `--listen [HOST:]PORT`: an IP literal (or `localhost`) and a port.
+  static func listenAddress(_ text: String) throws(UsageError) -> ServeAddress {
+    var address: ServeAddress
+    do {
+      address = try ServeAddress(parsing: text)
+    } catch {
+      throw UsageError(
+        error.description.replacingOccurrences(of: "--serve", with: "--listen")
+          .replacingOccurrences(of: "8080 or 127.0.0.1:0", with: "26760 or 127.0.0.1:26760"))
+    }
+    if address.host == "localhost" { address.host = "127.0.0.1" }
+    guard CIDRRange(address.host) != nil else {
+      throw UsageError("--listen \(text): the host must be an IP address like 127.0.0.1 or ::1")
+    }
+    return address
+  }
+}

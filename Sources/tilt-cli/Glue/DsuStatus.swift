@@ -1,0 +1,87 @@
+import DSU
+import Evdev
+import Foundation
+import Tilt
+
+/// What `tilt-cli dsu` shows: on a terminal one line per slot (device,
+/// rate, clients, datagrams sent, bias) redrawn in place at most 4 times a
+/// second; otherwise the changes only, one line each on stderr.
+final class DsuStatus {
+  private let server: DSUServer
+  private let live: Bool
+  private var drawnLines = 0
+  private var lastDraw = 0.0
+
+  init(server: DSUServer, live: Bool) {
+    self.server = server
+    self.live = live
+  }
+
+  /// A server event: said on its own line (above the status on a terminal).
+  func event(_ event: DSUServer.Event) {
+    let text: String?
+    switch event {
+    case .slotConnected(let slot, let device):
+      text = "slot \(slot): \(device.path) (\"\(device.name)\")"
+    case .slotDisconnected(let slot, let device):
+      text = "slot \(slot): \(device.path) disconnected"
+    case .subscribed(let client): text = "client \(client) subscribed"
+    case .lapsed(let client): text = "client \(client) lapsed"
+    case .opened(let slot): text = "slot \(slot) opened"
+    case .closed(let slot): text = "slot \(slot) closed"
+    case .problem(let slot, _, let error):
+      text = "slot \(slot): \(LibraryErrorText.describe(error))"
+    case .note(let slot, let note): text = "slot \(slot): \(note)"
+    case .noFreeSlot(let device):
+      text = "\(device.path) (\"\(device.name)\"): all 4 slots are taken; it is not served"
+    }
+    guard let text else { return }
+    erase()
+    StandardError.write("tilt-cli dsu: \(text)\n")
+    lastDraw = 0
+  }
+
+  /// No slot at start: why, when devices could not be opened.
+  func noDevices(_ unreadable: [DeviceError]) {
+    erase()
+    if let first = unreadable.first {
+      StandardError.write(
+        "tilt-cli dsu: no motion device yet; \(unreadable.count) could not be opened: "
+          + "\(LibraryErrorText.describe(first))\n")
+    } else {
+      StandardError.write(
+        "tilt-cli dsu: no motion device yet; serving empty slots until one is plugged in\n")
+    }
+  }
+
+  /// Redraws the slots' lines on a terminal (at most 4 times a second).
+  func draw() {
+    guard live else { return }
+    let now = ProcessInfo.processInfo.systemUptime
+    guard now - lastDraw >= 0.25 else { return }
+    lastDraw = now
+    erase()
+    let lines = server.status.map(line)
+    for line in lines { StandardError.write(line + "\n") }
+    drawnLines = lines.count
+  }
+
+  /// Leaves the last status on screen.
+  func end() { drawnLines = 0 }
+
+  private func erase() {
+    guard live, drawnLines > 0 else { return }
+    StandardError.writeControl(String(repeating: "\u{1B}[1A\u{1B}[2K", count: drawnLines) + "\r")
+    drawnLines = 0
+  }
+
+  private func line(_ slot: DSUServer.SlotStatus) -> String {
+    let state = slot.isOpen ? String(format: "%4.0f Hz", slot.samplesPerSecond) : " closed"
+    let bias =
+      slot.storedBiasDegreesPerSecond.map {
+        String(format: "bias %.2f %.2f %.2f deg/s", $0.x, $0.y, $0.z)
+      } ?? "bias learned at rest"
+    return "slot \(slot.slot)  \(slot.device.name)  \(state)  \(slot.clients) client(s)  "
+      + "\(slot.datagramsSent) sent  \(bias)"
+  }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Motion
+import SystemCalls
+import TestTools
+
+@testable import DSU
+
+/// A DSU server on 127.0.0.1 (a free port) serving the bundled demo
+/// recording as slot 0, turned by hand, and a UDP socket to talk to it.
+final class ServerHarness {
+  let server: DSUServer
+  let loop: EventLoop
+  let client: UDPSocket
+  let serverAddress: SocketAddress
+  private(set) var events: [DSUServer.Event] = []
+
+  static let demo = TestTools.packageRoot.appendingPathComponent("recordings/demo.evemu").path
+
+  init(allowList: AllowList = AllowList(ranges: [], allowsEveryone: true)) throws {
+    server = try DSUServer(
+      host: "127.0.0.1", port: 0, allowList: allowList, source: .recording(path: Self.demo))
+    loop = try EventLoop()
+    loop.participants = [server]
+    client = try UDPSocket(binding: SocketAddress(numericHost: "127.0.0.1", port: 0)!)
+    serverAddress = SocketAddress(numericHost: "127.0.0.1", port: server.port)!
+    server.onEvent = { [unowned self] in events.append($0) }
+    server.start()
+  }
+
+  func send(_ bytes: [UInt8]) throws {
+    try client.send(bytes, to: serverAddress)
+  }
+
+  /// Turns the server's loop for `seconds`, collecting what the client got.
+  func collect(for seconds: Double, until enough: ([[UInt8]]) -> Bool = { _ in false }) throws
+    -> [[UInt8]]
+  {
+    var received: [[UInt8]] = []
+    let end = MonotonicInstant.now + .milliseconds(Int64(seconds * 1000))
+    while MonotonicInstant.now < end {
+      try loop.turn(until: min(end, MonotonicInstant.now + .milliseconds(5)))
+      while let (bytes, _) = try client.receive() { received.append(bytes) }
+      if enough(received) { break }
+    }
+    return received
+  }
+
+  /// What the client gets for one request, within `seconds`.
+  func answers(to bytes: [UInt8], within seconds: Double = 0.2, expecting count: Int = .max)
+    throws -> [[UInt8]]
+  {
+    try send(bytes)
+    return try collect(for: seconds) { $0.count >= count }
+  }
+
+  deinit { loop.end() }
+}
