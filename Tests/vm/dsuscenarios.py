@@ -226,6 +226,14 @@ def _values(n, device_cls_name):
         rest_s, turn_s, pause_s = 1.5, 1.0, 0.4
         total = 0.6 + rest_s + 3 * (2 * turn_s + 2 * pause_s) + rest_s + 0.5
         collector = _Collector(client, total)
+        # A second client subscribes by the slot's MAC, where it has one.
+        by_mac = []
+        mac_thread = None
+        if info[0]["mac"] != bytes(6):
+            mac_client = server.client()
+            mac_thread = threading.Thread(
+                target=lambda: by_mac.extend(mac_client.pad_data(2.0, mac=info[0]["mac"])), daemon=True)
+            mac_thread.start()
         _hold(device, (0.0, 0.0, 1.0), 0.6)  # the device opens: its first samples
         rest_windows = []
         t0 = time.clock_gettime(time.CLOCK_REALTIME)
@@ -241,6 +249,8 @@ def _values(n, device_cls_name):
         _hold(device, (0.0, 0.0, 1.0), rest_s)
         rest_windows.append((t1 + 0.5, time.clock_gettime(time.CLOCK_REALTIME) - 0.05))
         packets = collector.join()
+        if mac_thread:
+            mac_thread.join(30)
         rc = server.stop()
         server = None
     finally:
@@ -251,6 +261,10 @@ def _values(n, device_cls_name):
     S.check(len(packets) > 200, "%s: %d pad-data packets" % (device.kind, len(packets)))
     numbers = [p["packet"] for _, p in packets]
     S.check(numbers == list(range(len(numbers))), "%s: packet numbers %s… not 0, 1, 2, …" % (device.kind, numbers[:5]))
+    if info[0]["mac"] != bytes(6):
+        S.check(len(by_mac) > 100 and [p["packet"] for _, p in by_mac[:3]] == [0, 1, 2],
+                "%s: subscribed by its MAC %s: %d packets, numbered %s" % (
+                    device.kind, info[0]["mac"].hex(":"), len(by_mac), [p["packet"] for _, p in by_mac[:3]]))
     # Rest: (0, −1, 0) g within 0.02, |gyro| under 0.1 deg/s (after calibration).
     rest = [p for arrival, p in packets if any(a <= arrival <= b for a, b in rest_windows)]
     S.check(len(rest) > 50, "%s: %d packets at rest" % (device.kind, len(rest)))
