@@ -136,6 +136,20 @@ def _hold(device, up, seconds):
         device.frame(up, _biased((0.0, 0.0, 0.0)))
 
 
+def _playing(device):
+    """Holds device still, face up, on a thread until the returned event is
+    set; returns (event, thread)."""
+    stop = threading.Event()
+
+    def loop():
+        while not stop.is_set():
+            _hold(device, (0.0, 0.0, 1.0), 0.1)
+
+    t = threading.Thread(target=loop, daemon=True)
+    t.start()
+    return stop, t
+
+
 def _turn(device, axis, sign, seconds):
     """Turns at sign·30 deg/s about card axis 0 (x) or 1 (y) or 2 (z) for
     seconds, from flat (sign +) or back to flat (sign −); the up vector
@@ -194,10 +208,7 @@ def _values(n, device_cls_name):
     server = None
     try:
         # Calibrate the still device with its bias (as a user would, once).
-        stop = threading.Event()
-        t = threading.Thread(target=lambda: [_hold(device, (0.0, 0.0, 1.0), 0.1) for _ in iter(stop.is_set, True)],
-                             daemon=True)
-        t.start()
+        stop, t = _playing(device)
         try:
             r = S._calibrate(device.node, state, seconds=2)
         finally:
@@ -328,12 +339,9 @@ def s38_lifecycle():
     node open and 0 wake-ups in 5 s; a subscription opens it within 0.5 s;
     5 s after the last request it is closed within 6 s, and 0 wake-ups again."""
     pad = _Pad(S._vmhid().DualSense)
-    stop = threading.Event()
-    t = threading.Thread(target=lambda: [_hold(pad, (0.0, 0.0, 1.0), 0.1) for _ in iter(stop.is_set, True)],
-                         daemon=True)
     server = None
+    stop, t = _playing(pad)
     try:
-        t.start()
         server = Served("s38-dsu.txt")
         client = server.client()
         info = client.port_info([0])
@@ -402,16 +410,13 @@ def s39_two_pads_hotplug():
     server = None
 
     def play(pad):
-        stop = threading.Event()
-        t = threading.Thread(target=lambda: [_hold(pad, (0.0, 0.0, 1.0), 0.1) for _ in iter(stop.is_set, True)],
-                             daemon=True)
-        t.start()
+        stop, t = _playing(pad)
         stops.append((stop, t))
-        return stop
+        return stop, t
 
     try:
         play(ds)
-        ds4_stop = play(ds4)
+        ds4_stop, ds4_thread = play(ds4)
         server = Served("s39-dsu.txt")
         client = server.client()
         first = client.port_info()
@@ -429,6 +434,7 @@ def s39_two_pads_hotplug():
         S.check(slots_seen == sorted(connected), "subscribed to all: pad data from slots %s" % slots_seen)
         uniq = ds4.dev.hid.uniq
         ds4_stop.set()
+        ds4_thread.join(10)  # its last report written before the unplug
         ds4.destroy()
         gone = None
         started = time.monotonic()
