@@ -93,6 +93,13 @@ class _Pad:
         self.uniq = next(n["uniq"] for n in self.dev.nodes().values() if n["node"] == self.node)
         self.usb = True
 
+    def battery(self):
+        """(capacity, status) of the power_supply the driver made for the pad, or None."""
+        for d in sorted(self.dev.sys_path.glob("power_supply/*")):
+            read = lambda f: (d / f).read_text().strip() if (d / f).exists() else ""
+            return read("capacity"), read("status")
+        return None
+
     def frame(self, up, rate):
         self.player.frame(up, rate)
 
@@ -112,6 +119,9 @@ class _Hub:
         self.uniq = ""
         self.usb = False
         self.next_t = None
+
+    def battery(self):
+        return None
 
     def frame(self, up, rate):
         now = time.monotonic()
@@ -232,6 +242,12 @@ def _values(n, device_cls_name):
             mac = bytes.fromhex(device.uniq.replace(":", ""))
             S.check(info[0]["mac"] in (mac, mac[::-1]), "%s: MAC %s, uniq %s" % (
                 device.kind, info[0]["mac"].hex(":"), device.uniq))
+        battery = device.battery()
+        if battery:
+            S.check(info[0]["battery"] != 0, "%s: its driver's power_supply says capacity %r, status %r; port "
+                    "info's battery is 0 (not applicable)" % (device.kind, battery[0], battery[1]))
+        S.FIGURES.append("scenario %d %s: port info %s (power_supply %s)" % (
+            n, device.kind, {k: (v.hex(":") if isinstance(v, bytes) else v) for k, v in info[0].items()}, battery))
         S.check(not server.proc.holds(device.node), "%s: %s is open with no subscriber" % (device.kind, device.node))
         # Subscribed: rest, then a turn about each card axis and back, rest.
         rest_s, turn_s, pause_s = 1.5, 1.0, 0.4
