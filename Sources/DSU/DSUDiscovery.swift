@@ -1,4 +1,5 @@
 import Evdev
+import Foundation
 import IIO
 import Motion
 
@@ -15,8 +16,9 @@ public enum DSUDiscovery {
   }
 
   /// Scans ``Motion/DeviceChoice/inputDirectory`` and the IIO devices;
-  /// with `named` paths, only those (a named path found in neither stays,
-  /// as itself, so that opening it says why it cannot be read).
+  /// with `named` paths, only those: a named node that is there but could
+  /// not be classified (no read access) stays, as itself, so that opening it
+  /// says why; one that is not there is left out until it appears.
   public static func scan(named: [String] = []) -> Found {
     let listing = DeviceListing.scan()
     var devices: [DSUDevice] = []
@@ -32,9 +34,10 @@ public enum DSUDiscovery {
       devices.append(DSUDevice(imu: imu))
     }
     guard !named.isEmpty else { return Found(devices: devices, unreadable: unreadable) }
-    let chosen = named.map { path in
+    let chosen = named.compactMap { path in
       devices.first { $0.path == path || matchesIIO(path, $0, listing.iioDevices) }
-        ?? DSUDevice(path: path, name: path, identity: path, hasGyroscope: true)
+        ?? (FileManager.default.fileExists(atPath: path)
+          ? DSUDevice(path: path, name: path, identity: path, hasGyroscope: true) : nil)
     }
     return Found(devices: chosen, unreadable: [])
   }

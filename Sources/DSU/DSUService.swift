@@ -54,14 +54,27 @@ package final class DSUService {
   package func receive(_ datagram: [UInt8], from address: SocketAddress, now: Double)
     -> (answers: [[UInt8]], change: Change?)
   {
+    guard let request = parse(datagram) else { return ([], nil) }
+    return handle(request, from: address, now: now)
+  }
+
+  /// The request in `datagram`, or `nil` for a malformed one (counted, and
+  /// never to be answered).
+  package func parse(_ datagram: [UInt8]) -> DSURequest? {
     counters.datagramsReceived += 1
-    let request: DSURequest
     switch DSUDatagramParser.parse(datagram) {
-    case .success(let parsed): request = parsed
+    case .success(let request): return request
     case .failure(let rejection):
       counters.malformed[rejection.name, default: 0] += 1
-      return ([], nil)
+      return nil
     }
+  }
+
+  /// The answers to `request` from `address` at `now`, and the change it
+  /// made to the clients (as ``receive(_:from:now:)``).
+  package func handle(_ request: DSURequest, from address: SocketAddress, now: Double)
+    -> (answers: [[UInt8]], change: Change?)
+  {
     switch request.kind {
     case .version:
       guard admitAnswer(to: address, now: now) else { return ([], nil) }

@@ -15,7 +15,7 @@ final class DSUSlot {
   var onManager: (DeviceMotionManager) -> Void = { _ in }
   /// Whether updates run (the device's node open).
   private(set) var isOpen = false
-  /// A start failed; not tried again until the device is found anew.
+  /// A start or a read failed; not tried again until a new client subscribes.
   var openFailed = false
   /// Datagrams of this slot sent, all clients.
   var datagramsSent = 0
@@ -53,6 +53,17 @@ final class DSUSlot {
     guard isOpen else { return }
     isOpen = false
     try? manager?.stopDeviceMotionUpdates()
+  }
+
+  /// Closes the device for good and stores the bias a rest confirmed: a
+  /// manager does both at the end of its run, so it is run on a loop of its
+  /// own with its end asked first (it returns at once).
+  func finish() {
+    close()
+    guard let manager, let loop = try? EventLoop() else { return }
+    defer { loop.end() }
+    manager.requestEnd()
+    _ = try? manager.run(on: loop)
   }
 
   /// Forgets the manager (its device went away).

@@ -16,9 +16,17 @@ final class ServerHarness {
 
   static let demo = TestTools.packageRoot.appendingPathComponent("recordings/demo.evemu").path
 
-  init(allowList: AllowList = AllowList(ranges: [], allowsEveryone: true)) throws {
-    server = try DSUServer(
-      host: "127.0.0.1", port: 0, allowList: allowList, source: .recording(path: Self.demo))
+  init(
+    allowList: AllowList = AllowList(ranges: [], allowsEveryone: true),
+    supply: DSUDeviceSupply? = nil, limits: DSUService.Limits = .init()
+  ) throws {
+    if let supply {
+      server = try DSUServer(
+        host: "127.0.0.1", port: 0, allowList: allowList, supply: supply, limits: limits)
+    } else {
+      server = try DSUServer(
+        host: "127.0.0.1", port: 0, allowList: allowList, source: .recording(path: Self.demo))
+    }
     loop = try EventLoop()
     loop.participants = [server]
     client = try UDPSocket(binding: SocketAddress(numericHost: "127.0.0.1", port: 0)!)
@@ -51,6 +59,12 @@ final class ServerHarness {
   {
     try send(bytes)
     return try collect(for: seconds) { $0.count >= count }
+  }
+
+  /// The state byte of each slot's port-info answer.
+  func slotStates() throws -> [UInt8] {
+    let answers = try answers(to: RequestBytes.portInfo([0, 1, 2, 3]), expecting: 4)
+    return answers.sorted { $0[20] < $1[20] }.map { $0[21] }
   }
 
   deinit { loop.end() }

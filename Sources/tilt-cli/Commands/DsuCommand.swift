@@ -21,8 +21,7 @@ enum DsuCommand: Command {
     .value(
       "listen", "[HOST:]PORT",
       help: "Where to listen (default: 127.0.0.1:26760). Any address\n"
-        + "but loopback needs --allow.",
-      validation: .custom { text throws(UsageError) in _ = try listenAddress(text) }),
+        + "but loopback needs --allow."),
     .value(
       "device", "PATH",
       help: "Serve this device (an evdev node, or /dev/iio:deviceN);\n"
@@ -32,12 +31,7 @@ enum DsuCommand: Command {
       "allow", "CIDR",
       help: "Answer clients in this range (192.168.1.0/24, fd00::/8);\n"
         + "repeatable; others are dropped unanswered.",
-      repeatable: true,
-      validation: .custom { text throws(UsageError) in
-        guard CIDRRange(text) != nil else {
-          throw UsageError("'--allow' needs an address range like 192.168.1.0/24, not '\(text)'")
-        }
-      }),
+      repeatable: true),
     .value(
       "replay", "FILE",
       help: "Serve a recording as slot 0, paced and looping, instead\nof the devices."),
@@ -45,7 +39,14 @@ enum DsuCommand: Command {
 
   static func run(_ arguments: CommandLineArguments) throws -> Int32 {
     let listen = try arguments.string("listen").map(listenAddress) ?? ServeAddress(port: 26760)
-    let ranges = arguments.strings("allow").compactMap(CIDRRange.init)
+    // Checked here rather than in the declarations: the values of both are
+    // checked together with what they mean for each other.
+    let ranges = try arguments.strings("allow").map { text throws(UsageError) in
+      guard let range = CIDRRange(text) else {
+        throw UsageError("'--allow' needs an address range like 192.168.1.0/24, not '\(text)'")
+      }
+      return range
+    }
     guard let allowList = AllowList.forListening(host: listen.host, ranges: ranges) else {
       throw UsageError(
         "serving on \(listen.host) answers the network: give --allow CIDR for the clients "
@@ -72,7 +73,11 @@ enum DsuCommand: Command {
     defer { loop.end() }
     loop.participants = [server]
     server.start()
-    if replay == nil && server.status.isEmpty {
+    for path in named where !FileManager.default.fileExists(atPath: path) {
+      StandardError.write(
+        "tilt-cli dsu: \(path): no such device node yet; it gets a slot when it appears\n")
+    }
+    if replay == nil && named.isEmpty && server.status.isEmpty {
       status.noDevices(DSUDiscovery.scan(named: named).unreadable)
     }
     status.draw()

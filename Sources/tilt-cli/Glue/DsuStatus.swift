@@ -27,8 +27,8 @@ final class DsuStatus {
       text = "slot \(slot): \(device.path) disconnected"
     case .subscribed(let client): text = "client \(client) subscribed"
     case .lapsed(let client): text = "client \(client) lapsed"
-    case .opened(let slot): text = "slot \(slot) opened"
-    case .closed(let slot): text = "slot \(slot) closed"
+    case .opened(let slot): text = "slot \(slot): opened"
+    case .closed(let slot): text = "slot \(slot): closed"
     case .problem(let slot, _, let error):
       text = "slot \(slot): \(LibraryErrorText.describe(error))"
     case .note(let slot, let note): text = "slot \(slot): \(note)"
@@ -79,8 +79,8 @@ final class DsuStatus {
     let state = slot.isOpen ? String(format: "%4.0f Hz", slot.samplesPerSecond) : " closed"
     let bias =
       slot.storedBiasDegreesPerSecond.map {
-        String(format: "bias %.2f %.2f %.2f deg/s", $0.x, $0.y, $0.z)
-      } ?? "bias learned at rest"
+        String(format: "bias %.2f %.2f %.2f deg/s stored, then learned at rest", $0.x, $0.y, $0.z)
+      } ?? "bias learned at rest (none stored)"
     return "slot \(slot.slot)  \(slot.device.name)  \(state)  \(slot.clients) client(s)  "
       + "\(slot.datagramsSent) sent  \(bias)"
   }
