@@ -525,11 +525,13 @@ def _latency_dsu(parts):
         for i in range(50):
             m.frame(_marked_up(0))  # the open and the first samples
         base = capture.reports()
-        c0 = server.proc.cpu_ticks()
+        c0, (w0, _, _) = server.proc.cpu_ticks(), server.proc.context_switches()
         t0 = time.monotonic()
         for i in range(1, LATENCY_SAMPLES + 1):
             m.frame(_marked_up(i))
-        cpu = (server.proc.cpu_ticks() - c0) / os.sysconf("SC_CLK_TCK") / (time.monotonic() - t0)
+        seconds = time.monotonic() - t0
+        cpu = (server.proc.cpu_ticks() - c0) / os.sysconf("SC_CLK_TCK") / seconds
+        wakes = (server.proc.context_switches()[0] - w0) / seconds
         t.join(30)
         done.set()
         rc = server.stop()
@@ -554,7 +556,7 @@ def _latency_dsu(parts):
         earlier = [k for k, mk in kernel if mk == mark and k <= arrival]
         if earlier and mark != 0:
             lat.append((arrival - earlier[-1]) * 1000)
-    return lat, cpu
+    return lat, cpu, wakes
 
 
 def _latency_c(parts):
@@ -586,11 +588,13 @@ def _latency_c(parts):
         t.start()
         for i in range(50):
             m.frame(_marked_up(0))
-        c0 = reader.cpu_ticks()
+        c0, (w0, _, _) = reader.cpu_ticks(), reader.context_switches()
         t0 = time.monotonic()
         for i in range(1, LATENCY_SAMPLES + 1):
             m.frame(_marked_up(i))
-        cpu = (reader.cpu_ticks() - c0) / os.sysconf("SC_CLK_TCK") / (time.monotonic() - t0)
+        seconds = time.monotonic() - t0
+        cpu = (reader.cpu_ticks() - c0) / os.sysconf("SC_CLK_TCK") / seconds
+        wakes = (reader.context_switches()[0] - w0) / seconds
         time.sleep(0.5)
         sock.close()
         t.join(10)
@@ -604,7 +608,7 @@ def _latency_c(parts):
     for arrival, data in received[50:]:
         sec, usec = struct.unpack("<qq", data[:16])
         lat.append((arrival - (sec + usec / 1e6)) * 1000)
-    return lat, cpu
+    return lat, cpu, wakes
 
 
 def s40_latency_cpu():
@@ -614,12 +618,14 @@ def s40_latency_cpu():
     S.check(os.access(UDP_FLOOR, os.X_OK), "%s is missing: Tests/vm/run builds it" % UDP_FLOOR)
     pooled = {"dsu": [], "c": []}
     cpu = {"dsu": [], "c": []}
+    wakes = {"dsu": [], "c": []}
     for part in range(2):
         order = (("dsu", _latency_dsu), ("c", _latency_c))
         for label, fn in (order if part == 0 else order[::-1]):
-            lat, c = fn(part)
+            lat, c, w = fn(part)
             pooled[label] += lat
             cpu[label].append(c)
+            wakes[label].append(w)
     for label in pooled:
         pooled[label].sort()
     S.check(len(pooled["dsu"]) > LATENCY_SAMPLES, "dsu: %d datagrams matched to samples" % len(pooled["dsu"]))
@@ -629,9 +635,10 @@ def s40_latency_cpu():
     S.FIGURES.append(
         "scenario 40 (latency, kernel SYN_REPORT time → datagram arrival, %d Hz, 2 turns each): tilt-cli dsu p50 %.3f "
         "ms, p99 %.3f ms (%d datagrams); bare C libevdev → UDP loop p50 %.3f ms, p99 %.3f ms (%d); p50 %.2f × C's; "
-        "CPU while serving %d Hz: dsu %.3f s/s, C loop %.3f s/s" % (
+        "CPU while serving %d Hz: dsu %.3f s/s, C loop %.3f s/s; voluntary context switches a second: dsu %.1f, "
+        "C loop %.1f" % (
             LATENCY_RATE_HZ, pct(d, 50), pct(d, 99), len(d), pct(c, 50), pct(c, 99), len(c), pct(d, 50) / pct(c, 50),
-            LATENCY_RATE_HZ, sum(cpu["dsu"]) / 2, sum(cpu["c"]) / 2))
+            LATENCY_RATE_HZ, sum(cpu["dsu"]) / 2, sum(cpu["c"]) / 2, sum(wakes["dsu"]) / 2, sum(wakes["c"]) / 2))
     return "dsu p50 %.2f ms p99 %.2f ms; C p50 %.2f ms p99 %.2f ms; CPU dsu %.3f s/s, C %.3f s/s" % (
         pct(d, 50), pct(d, 99), pct(c, 50), pct(c, 99), sum(cpu["dsu"]) / 2, sum(cpu["c"]) / 2)
 
