@@ -30,6 +30,31 @@ import Testing
     #expect(server.stop() == 0)
   }
 
+  @Test func portZeroServesOnThePortItsLineNames() throws {
+    let server = try DSUServerProcess(["--replay", Self.recording], port: 0)
+    #expect(server.port != 0, "stderr: \(server.stderr)")
+    #expect(try server.client().version() == 1001)
+    #expect(server.stop() == 0)
+  }
+
+  /// SPEC §7: at most 16 clients at once; the 17th subscriber gets nothing
+  /// while the 16 are live.
+  @Test func atMostSixteenClientsAreServed() throws {
+    let server = try DSUServerProcess(["--replay", Self.recording])
+    let clients = try (0..<17).map { _ in try server.client() }
+    for c in clients { try c.send(c.requests.padData(.all)) }
+    usleep(1_000_000)
+    var served = 0
+    var starved = 0
+    for c in clients {
+      var count = 0
+      while try c.receiveRaw(timeout: 0) != nil { count += 1 }
+      if count > 20 { served += 1 } else if count == 0 { starved += 1 }
+    }
+    #expect(served == 16 && starved == 1, "\(served) clients served, \(starved) got nothing")
+    #expect(server.stop() == 0)
+  }
+
   @Test func portInfoIsAnsweredAtMostTwentyTimesASecondPerAddress() throws {
     let server = try DSUServerProcess(["--replay", Self.recording])
     let client = try server.client()

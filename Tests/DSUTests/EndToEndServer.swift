@@ -10,7 +10,8 @@ import Testing
 /// once it printed `serving DSU on udp://HOST:PORT`, stopped with SIGTERM.
 final class DSUServerProcess {
   let process = Process()
-  let port: UInt16
+  /// The port it serves on: the one given, or the one its serving line names.
+  private(set) var port: UInt16
   private let stderrText = TextBuffer()
 
   /// The package root, found from this file's path.
@@ -53,12 +54,15 @@ final class DSUServerProcess {
     return UInt16(bigEndian: a.sin_port)
   }
 
-  /// Starts `tilt-cli dsu` with `arguments` plus `--listen HOST:PORT` on a
-  /// free port, and waits for its `serving` line (up to `timeout` s).
-  init(_ arguments: [String], host: String = "127.0.0.1", timeout: Double = 20) throws {
-    port = try Self.freePort(host: host == "0.0.0.0" ? "127.0.0.1" : host)
+  /// Starts `tilt-cli dsu` with `arguments` plus `--listen HOST:PORT` (a
+  /// free port unless `port` is given; 0 lets the server choose) and waits
+  /// for its `serving` line (up to `timeout` s).
+  init(
+    _ arguments: [String], host: String = "127.0.0.1", port: UInt16? = nil, timeout: Double = 20
+  ) throws {
+    self.port = try port ?? Self.freePort(host: host == "0.0.0.0" ? "127.0.0.1" : host)
     process.executableURL = Self.binary
-    process.arguments = ["dsu"] + arguments + ["--listen", "\(host):\(port)"]
+    process.arguments = ["dsu"] + arguments + ["--listen", "\(host):\(self.port)"]
     process.currentDirectoryURL = Self.packageRoot
     process.environment = Self.environment
     let err = Pipe()
@@ -83,6 +87,16 @@ final class DSUServerProcess {
       }
       usleep(20_000)
     }
+    if self.port == 0, let named = Self.servingPort(in: stderr) { self.port = named }
+  }
+
+  /// The port of the first `serving DSU on udp://HOST:PORT` line in `text`.
+  static func servingPort(in text: String) -> UInt16? {
+    guard
+      let line = text.split(separator: "\n").first(where: { $0.contains("serving DSU on udp://") }),
+      let colon = line.lastIndex(of: ":")
+    else { return nil }
+    return UInt16(line[line.index(after: colon)...].prefix(while: \.isNumber))
   }
 
   /// What the server printed on stderr so far.
