@@ -7,6 +7,8 @@ they use its helpers through the module it passes (S).
 38. Lifecycle: unsubscribed no node open and 0 wake-ups; subscribed open
     within 0.5 s; lapsed closed within 6 s.
 39. Two pads, two slots; unplug one: disconnected; replug: the same slot.
+41. Accelerometers without a gyroscope (uinput, a sensor hub) and a joystick;
+    `--device`.
 (40, the latency and CPU beside a bare C loop, is in dsulatency.py.)
 """
 
@@ -492,6 +494,65 @@ def s39_two_pads_hotplug():
         ds_slot, ds4_slot, ds4_slot)
 
 
+def s41_accelerometers_and_joysticks():
+    """A plain uinput accelerometer, a sensor hub with an accelerometer alone
+    and a gamepad (a joystick): two slots, both model 1 (no gyroscope), the
+    gamepad none; their pad data reads (0, −1, 0) g face up and a zero
+    gyroscope. With `--device` naming the hub, the hub alone in slot 0."""
+    acc = dev.accelerometer(name="tilt-vm dsu accelerometer")
+    pad = dev.gamepad(name="tilt-vm dsu pad")
+    hub = S._sensorhub().SensorHub(gyro=False, name="tilt dsu accelerometer hub")
+    stop = threading.Event()
+
+    def play():
+        m = dev.Motion(acc, 100, seed=41)
+        while not stop.is_set():
+            m.frame((0.0, 0.0, 1.0))
+            hub.report((0.0, 0.0, 1.0), period_s=0.01)
+
+    player = threading.Thread(target=play, daemon=True)
+    server = chosen = None
+    try:
+        player.start()
+        server = Served("s41-dsu.txt")
+        client = server.client()
+        info = client.port_info()
+        connected = sorted(s for s, i in info.items() if i["state"] == 2)
+        models = {s: info[s]["model"] for s in connected}
+        packets = client.pad_data(1.5)
+        rc = server.stop()
+        server = None
+        chosen = Served("s41-dsu-device.txt", args=("--device", hub.accel_node))
+        only = chosen.client().port_info()
+        rc_chosen = chosen.stop()
+        chosen = None
+    finally:
+        stop.set()
+        player.join(10)
+        for sv in (server, chosen):
+            if sv:
+                sv.kill()
+        hub.destroy()
+        acc.close()
+        pad.close()
+    S.check(len(connected) == 2, "an accelerometer, an accelerometer hub and a gamepad: connected slots %s "
+            "(port info %s; the gamepad is a joystick, no slot)" % (connected, {s: i["state"] for s, i in info.items()}))
+    S.check(all(m == 1 for m in models.values()), "no gyroscope: model 1 wanted, port info says %s" % models)
+    by_slot = {}
+    for _, p in packets:
+        by_slot.setdefault(p["slot"], []).append(p)
+    S.check(sorted(by_slot) == connected, "pad data from slots %s, connected %s" % (sorted(by_slot), connected))
+    worst_a = max(max(abs(x - y) for x, y in zip(p["accel"], (0.0, -1.0, 0.0))) for ps in by_slot.values() for p in ps)
+    worst_g = max(max(abs(x) for x in p["gyro"]) for ps in by_slot.values() for p in ps)
+    S.check(worst_a <= 0.02, "face up: accelerometer %.4f g from (0, -1, 0)" % worst_a)
+    S.check(worst_g == 0, "no gyroscope: the gyroscope reads %.4f deg/s" % worst_g)
+    S.check(rc == 0 and rc_chosen == 0, "dsu exit status %s, %s on SIGINT" % (rc, rc_chosen))
+    S.check(only.get(0, {}).get("state") == 2 and all(only.get(s, {}).get("state") == 0 for s in (1, 2, 3)),
+            "--device %s: port info %s" % (hub.accel_node, {s: i["state"] for s, i in only.items()}))
+    return "slots %s model 1, the gamepad none; face up within %.4f g, gyroscope 0; --device: the hub alone" % (
+        connected, worst_a)
+
+
 def register(module):
     """Adds the scenarios to scenarios.py's list; module is scenarios.py itself."""
     global S
@@ -504,3 +565,6 @@ def register(module):
         (39, "dsu two pads two slots; unplug: disconnected; replug: the same slot", s39_two_pads_hotplug),
     ])
     dsulatency.register(module)
+    module.SCENARIOS.append(
+        (41, "dsu accelerometers without gyroscope: model 1, (0, -1, 0) g; a joystick gets no slot; --device",
+         s41_accelerometers_and_joysticks))
