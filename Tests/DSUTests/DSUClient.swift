@@ -57,6 +57,17 @@ final class DSUTestClient {
     return a
   }
 
+  /// The port this client's socket is bound to.
+  func localPort() throws(DSUTestClientError) -> UInt16 {
+    var a = sockaddr_in()
+    var size = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let ok = withUnsafeMutablePointer(to: &a) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &size) }
+    }
+    guard ok == 0 else { throw .socket("getsockname", errno) }
+    return UInt16(bigEndian: a.sin_port)
+  }
+
   /// Sends one datagram to the server.
   func send(_ datagram: [UInt8]) throws(DSUTestClientError) {
     var to = server

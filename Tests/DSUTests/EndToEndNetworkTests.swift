@@ -30,6 +30,18 @@ import Testing
     #expect(server.stop() == 0)
   }
 
+  /// SPEC §7's clear errors: a port in use is named, with what to do.
+  @Test func aPortInUseIsNamedWithWhatToDo() throws {
+    let holder = try DSUTestClient(port: 9, localHost: "127.0.0.1")
+    let port = try holder.localPort()
+    let r = try DSUServerProcess.runToExit([
+      "dsu", "--replay", Self.recording, "--listen", "127.0.0.1:\(port)",
+    ])
+    #expect(!r.timedOut, "it served on a port in use")
+    #expect(r.status == 1, "exit \(r.status); stderr: \(r.stderr)")
+    #expect(r.stderr.contains("\(port)") && r.stderr.contains("--listen"), "stderr: \(r.stderr)")
+  }
+
   @Test func portZeroServesOnThePortItsLineNames() throws {
     let server = try DSUServerProcess(["--replay", Self.recording], port: 0)
     #expect(server.port != 0, "stderr: \(server.stderr)")

@@ -38,20 +38,10 @@ final class DSUServerProcess {
     return e
   }
 
-  /// A UDP port that was free a moment ago on `host`.
+  /// A UDP port that was free a moment ago on `host`: a socket's, bound
+  /// to port 0 and closed.
   static func freePort(host: String = "127.0.0.1") throws -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
-    defer { close(fd) }
-    var a = try DSUTestClient.address(host, 0)
-    var size = socklen_t(MemoryLayout<sockaddr_in>.size)
-    try withUnsafeMutablePointer(to: &a) {
-      try $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        guard bind(fd, $0, size) == 0, getsockname(fd, $0, &size) == 0 else {
-          throw DSUTestClientError.socket("bind", errno)
-        }
-      }
-    }
-    return UInt16(bigEndian: a.sin_port)
+    try DSUTestClient(port: 9, localHost: host).localPort()
   }
 
   /// Starts `tilt-cli dsu` with `arguments` plus `--listen HOST:PORT` (a
