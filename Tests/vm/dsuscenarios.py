@@ -416,7 +416,8 @@ def s38_lifecycle():
 
 
 def s39_two_pads_hotplug():
-    """A DualSense and a DualShock 4: two slots; the DualShock 4 unplugged:
+    """A DualSense and a DualShock 4: two slots; one slot subscribed opens
+    that pad's node alone; the DualShock 4 unplugged:
     its slot disconnected, the other still connected; plugged in again (same
     uniq): the same slot, connected, and its pad data flows again."""
     vmhid = S._vmhid()
@@ -445,6 +446,13 @@ def s39_two_pads_hotplug():
         S.check(ds4_slot is not None, "no slot has the DualShock 4's MAC %s: %s" % (
             ds4.uniq, {s: m.hex(":") for s, m in macs.items()}))
         ds_slot = [s for s in connected if s != ds4_slot][0]
+        # One slot subscribed: that pad's node open, the other's not.
+        one = client.pad_data(1.0, slot=ds_slot)
+        held = (server.proc.holds(ds.node), server.proc.holds(ds4.node))
+        S.check(held == (True, False) and one and all(p["slot"] == ds_slot for _, p in one),
+                "subscribed to slot %d only: DualSense node %s, DualShock 4 node %s, pad data from slots %s" % (
+                    ds_slot, "open" if held[0] else "closed", "open" if held[1] else "closed",
+                    sorted({p["slot"] for _, p in one})))
         both = client.pad_data(1.0)
         slots_seen = sorted({p["slot"] for _, p in both})
         S.check(slots_seen == sorted(connected), "subscribed to all: pad data from slots %s" % slots_seen)
