@@ -32,6 +32,9 @@ struct TerminalCanvas {
   /// The card's centre in subpixels.
   let centreX: Double
   let centreY: Double
+  /// The subpixels outside which the card covers none: columns `x0..<x1`,
+  /// rows `y0..<y1`.
+  private(set) var cardBox = (x0: 0, y0: 0, x1: 0, y1: 0)
 
   /// The backdrop of the card: the page's stage, a radial gradient (centre a
   /// third down), dark enough that the face stands out, light enough that a
@@ -108,11 +111,28 @@ struct TerminalCanvas {
       return (c.screened(s).scaled(light), material, s)
     }
 
+    // The subpixels the card can cover: the box of its projected corners
+    // (the whole canvas where a corner is behind the eye).
+    var box = (x0: 0, y0: 0, x1: subW, y1: subH)
+    let corners = [(-hw, -hh), (hw, -hh), (-hw, hh), (hw, hh)].map {
+      frame.transform.project(x: $0.0, y: $0.1)
+    }
+    if corners.allSatisfy({ $0 != nil }) {
+      let xs = corners.map { centreX + $0!.x * sxPerPoint }
+      let ys = corners.map { centreY + $0!.y * syPerPoint }
+      func clip(_ v: Double, _ limit: Int) -> Int { min(max(Int(v.rounded(.down)), 0), limit) }
+      box = (
+        clip(xs.min()! - 1, subW), clip(ys.min()! - 1, subH),
+        clip(xs.max()! + 2, subW), clip(ys.max()! + 2, subH)
+      )
+    }
+    self.cardBox = box
+
     // The middle of each subpixel first; then 2 × 2 samples where a
     // neighbour differs (the outline, the chip's and the code's edges).
     var kinds = [UInt8](repeating: 0, count: count)
-    for sy in 0..<subH {
-      for sx in 0..<subW {
+    for sy in box.y0..<max(box.y1, box.y0) {
+      for sx in box.x0..<max(box.x1, box.x0) {
         let i = sy * subW + sx
         guard let (c, material, s) = sample(Double(sx) + 0.5, Double(sy) + 0.5) else { continue }
         colors[i] = c
@@ -123,8 +143,8 @@ struct TerminalCanvas {
       }
     }
     let offsets: [(Double, Double)] = [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)]
-    for sy in 0..<subH {
-      for sx in 0..<subW {
+    for sy in box.y0..<max(box.y1, box.y0) {
+      for sx in box.x0..<max(box.x1, box.x0) {
         let i = sy * subW + sx
         let k = kinds[i]
         let edge =
@@ -215,13 +235,16 @@ struct TerminalCanvas {
     var layer = [Double](repeating: 0, count: subW * subH)
     let ix = Int(dx.rounded())
     let iy = Int(dy.rounded())
-    for sy in 0..<subH {
+    // Where the moved coverage can be other than 0.
+    var window = (
+      x0: min(max(cardBox.x0 + ix, 0), subW), y0: min(max(cardBox.y0 + iy, 0), subH),
+      x1: min(max(cardBox.x1 + ix, 0), subW), y1: min(max(cardBox.y1 + iy, 0), subH)
+    )
+    guard window.x0 < window.x1, window.y0 < window.y1 else { return layer }
+    for sy in window.y0..<window.y1 {
       let from = sy - iy
-      guard from >= 0, from < subH else { continue }
-      for sx in 0..<subW {
-        let f = sx - ix
-        guard f >= 0, f < subW else { continue }
-        layer[sy * subW + sx] = coverage[from * subW + f]
+      for sx in window.x0..<window.x1 {
+        layer[sy * subW + sx] = coverage[from * subW + sx - ix]
       }
     }
     // CSS blur is a Gaussian of σ = radius / 2; two box passes of about σ
@@ -229,35 +252,60 @@ struct TerminalCanvas {
     let ry = max(Int((blur / 2).rounded()), 0)
     let rx = 2 * ry
     for _ in 0..<2 {
-      layer = Self.boxBlur(layer, width: subW, height: subH, rx: rx, ry: ry)
+      window = (
+        max(window.x0 - rx, 0), max(window.y0 - ry, 0), min(window.x1 + rx, subW),
+        min(window.y1 + ry, subH)
+      )
+      layer = Self.boxBlur(layer, width: subW, height: subH, rx: rx, ry: ry, window: window)
     }
     return layer
   }
 
   /// A box blur of `rx` each way across, then `ry` down, with running sums.
-  static func boxBlur(_ a: [Double], width: Int, height: Int, rx: Int, ry: Int) -> [Double] {
+  /// `window` (columns `x0..<x1`, rows `y0..<y1`) holds every value the
+  /// result can have other than 0: the rest is left 0.
+  static func boxBlur(
+    _ a: [Double], width: Int, height: Int, rx: Int, ry: Int,
+    window: (x0: Int, y0: Int, x1: Int, y1: Int)? = nil
+  ) -> [Double] {
     guard rx > 0 || ry > 0 else { return a }
+    let w = window ?? (0, 0, width, height)
     var tmp = [Double](repeating: 0, count: a.count)
     let nx = Double(2 * rx + 1)
-    for y in 0..<height {
-      let row = y * width
-      var s = 0.0
-      for k in 0...min(rx, width - 1) { s += a[row + k] }
-      for x in 0..<width {
-        tmp[row + x] = s / nx
-        if x + rx + 1 < width { s += a[row + x + rx + 1] }
-        if x - rx >= 0 { s -= a[row + x - rx] }
+    a.withUnsafeBufferPointer { a in
+      tmp.withUnsafeMutableBufferPointer { tmp in
+        for y in w.y0..<w.y1 {
+          let row = y * width
+          var s = 0.0
+          for k in max(w.x0 - rx, 0)...min(w.x0 + rx, width - 1) { s += a[row + k] }
+          for x in w.x0..<w.x1 {
+            tmp[row + x] = s / nx
+            if x + rx + 1 < width { s += a[row + x + rx + 1] }
+            if x - rx >= 0 { s -= a[row + x - rx] }
+          }
+        }
       }
     }
+    // Down the columns, a row at a time: each column's running sum.
     var out = [Double](repeating: 0, count: a.count)
     let ny = Double(2 * ry + 1)
-    for x in 0..<width {
-      var s = 0.0
-      for k in 0...min(ry, height - 1) { s += tmp[k * width + x] }
-      for y in 0..<height {
-        out[y * width + x] = s / ny
-        if y + ry + 1 < height { s += tmp[(y + ry + 1) * width + x] }
-        if y - ry >= 0 { s -= tmp[(y - ry) * width + x] }
+    var sums = [Double](repeating: 0, count: width)
+    tmp.withUnsafeBufferPointer { tmp in
+      out.withUnsafeMutableBufferPointer { out in
+        for k in max(w.y0 - ry, 0)...min(w.y0 + ry, height - 1) {
+          for x in w.x0..<w.x1 { sums[x] += tmp[k * width + x] }
+        }
+        for y in w.y0..<w.y1 {
+          for x in w.x0..<w.x1 { out[y * width + x] = sums[x] / ny }
+          if y + ry + 1 < height {
+            let next = (y + ry + 1) * width
+            for x in w.x0..<w.x1 { sums[x] += tmp[next + x] }
+          }
+          if y - ry >= 0 {
+            let old = (y - ry) * width
+            for x in w.x0..<w.x1 { sums[x] -= tmp[old + x] }
+          }
+        }
       }
     }
     return out

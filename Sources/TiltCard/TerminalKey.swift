@@ -1,10 +1,13 @@
 /// A key of the terminal view: space flips, `r` recenters, `p` stops and
-/// starts updates, `q` quits.
+/// starts updates, `q` quits, Ctrl-L redraws the screen.
 public enum TerminalKey: Hashable, Sendable {
   case flip
   case recenter
   case toggleUpdates
   case quit
+  /// Ctrl-L (form feed): the whole screen drawn again, as in every
+  /// full-screen terminal program.
+  case redraw
 
   /// The key for one byte read from a terminal in raw mode; `nil` for others.
   /// Ctrl-C (0x03) and Ctrl-D (0x04) quit too, for terminals without `ISIG`.
@@ -14,17 +17,19 @@ public enum TerminalKey: Hashable, Sendable {
     case UInt8(ascii: "r"), UInt8(ascii: "R"): self = .recenter
     case UInt8(ascii: "p"), UInt8(ascii: "P"): self = .toggleUpdates
     case UInt8(ascii: "q"), UInt8(ascii: "Q"), 0x03, 0x04: self = .quit
+    case 0x0C: self = .redraw
     default: return nil
     }
   }
 
-  /// What the session does for this key; `nil` for quit, which the caller handles.
+  /// What the session does for this key; `nil` for quit and redraw, which
+  /// the caller handles.
   public var sessionCommand: CardSession.Command? {
     switch self {
     case .flip: return .flip
     case .recenter: return .recenter
     case .toggleUpdates: return .toggleUpdates
-    case .quit: return nil
+    case .quit, .redraw: return nil
     }
   }
 
