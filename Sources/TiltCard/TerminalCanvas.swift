@@ -57,7 +57,7 @@ struct TerminalCanvas {
   /// where the face covers half a subpixel, drawn in the face's colour.
   init(
     frame: CardFrame, face: TerminalCardFace, columns: Int, rows: Int, backdrop: Bool,
-    hardShadow: Bool, smooth: Bool = true
+    hardShadow: Bool, smooth: Bool = true, cache: TerminalRasterCache = TerminalRasterCache()
   ) {
     self.columns = columns
     self.rows = rows
@@ -72,10 +72,10 @@ struct TerminalCanvas {
     centreX = Double(columns)  // subpixels: 2 a column
     centreY = Double(rows) * 0.98
     let count = 4 * columns * rows
-    colors = Array(repeating: nil, count: count)
-    coverage = Array(repeating: 0, count: count)
-    materials = Array(repeating: nil, count: count)
-    glow = Array(repeating: 0, count: count)
+    colors = TerminalRasterCache.reuse(&cache.colors, nil, count: count)
+    coverage = TerminalRasterCache.reuse(&cache.coverage, 0, count: count)
+    materials = TerminalRasterCache.reuse(&cache.materials, nil, count: count)
+    glow = TerminalRasterCache.reuse(&cache.glow, 0, count: count)
     let subW = 2 * columns
     let subH = 2 * rows
 
@@ -192,22 +192,33 @@ struct TerminalCanvas {
     let wide = shadowLayer(
       dx: k * 1.2 * x.shadowX * sxPerPoint, dy: k * 1.3 * x.shadowY * syPerPoint,
       blur: k * 1.6 * x.shadowBlur * syPerPoint)
+    let stage =
+      backdrop
+      ? cache.backdrop(width: subW, height: subH) {
+        var out: [TerminalColor] = []
+        out.reserveCapacity(count)
+        for sy in 0..<subH {
+          for sx in 0..<subW {
+            let nx = (Double(sx) + 0.5) / Double(subW) - 0.5
+            let ny = ((Double(sy) + 0.5) / Double(subH) - 0.35) * 0.8
+            let d = min((nx * nx + ny * ny).squareRoot() / 0.6, 1)
+            out.append(TerminalColor.mix(Self.backdropCentre, Self.backdropEdge, d))
+          }
+        }
+        return out
+      } : []
     for sy in 0..<subH {
       for sx in 0..<subW {
         let i = sy * subW + sx
-        let alpha = 1 - (1 - 0.30 * tight[i]) * (1 - 0.20 * wide[i])
         let cover = coverage[i]
+        guard cover < 1 else { continue }
+        let alpha = 1 - (1 - 0.30 * tight[i]) * (1 - 0.20 * wide[i])
         var under: TerminalColor?
         if backdrop {
-          let nx = (Double(sx) + 0.5) / Double(subW) - 0.5
-          let ny = ((Double(sy) + 0.5) / Double(subH) - 0.35) * 0.8
-          let d = min((nx * nx + ny * ny).squareRoot() / 0.6, 1)
-          under = TerminalColor.mix(Self.backdropCentre, Self.backdropEdge, d)
-            .scaled(1 - min(Self.shadowDepth * alpha, 0.8))
+          under = stage[i].scaled(1 - min(Self.shadowDepth * alpha, 0.8))
         } else if hardShadow && alpha > 0.22 {
           under = .black
         }
-        guard cover < 1 else { continue }
         if let card = colors[i] {
           if !smooth {
             if cover < 0.5 {
@@ -272,16 +283,28 @@ struct TerminalCanvas {
     let w = window ?? (0, 0, width, height)
     var tmp = [Double](repeating: 0, count: a.count)
     let nx = Double(2 * rx + 1)
+    // Across each row with its running sum, all the rows at once (their
+    // sums are independent, so they overlap), in each row's order.
+    var sums = [Double](repeating: 0, count: max(height, width))
     a.withUnsafeBufferPointer { a in
       tmp.withUnsafeMutableBufferPointer { tmp in
-        for y in w.y0..<w.y1 {
-          let row = y * width
-          var s = 0.0
-          for k in max(w.x0 - rx, 0)...min(w.x0 + rx, width - 1) { s += a[row + k] }
+        sums.withUnsafeMutableBufferPointer { across in
+          for y in w.y0..<w.y1 {
+            var s = 0.0
+            for k in max(w.x0 - rx, 0)...min(w.x0 + rx, width - 1) { s += a[y * width + k] }
+            across[y] = s
+          }
           for x in w.x0..<w.x1 {
-            tmp[row + x] = s / nx
-            if x + rx + 1 < width { s += a[row + x + rx + 1] }
-            if x - rx >= 0 { s -= a[row + x - rx] }
+            let add = x + rx + 1 < width ? x + rx + 1 : -1
+            let drop = x - rx >= 0 ? x - rx : -1
+            for y in w.y0..<w.y1 {
+              let row = y * width
+              var s = across[y]
+              tmp[row + x] = s / nx
+              if add >= 0 { s += a[row + add] }
+              if drop >= 0 { s -= a[row + drop] }
+              across[y] = s
+            }
           }
         }
       }
@@ -289,21 +312,23 @@ struct TerminalCanvas {
     // Down the columns, a row at a time: each column's running sum.
     var out = [Double](repeating: 0, count: a.count)
     let ny = Double(2 * ry + 1)
-    var sums = [Double](repeating: 0, count: width)
+    for i in sums.indices { sums[i] = 0 }
     tmp.withUnsafeBufferPointer { tmp in
       out.withUnsafeMutableBufferPointer { out in
-        for k in max(w.y0 - ry, 0)...min(w.y0 + ry, height - 1) {
-          for x in w.x0..<w.x1 { sums[x] += tmp[k * width + x] }
-        }
-        for y in w.y0..<w.y1 {
-          for x in w.x0..<w.x1 { out[y * width + x] = sums[x] / ny }
-          if y + ry + 1 < height {
-            let next = (y + ry + 1) * width
-            for x in w.x0..<w.x1 { sums[x] += tmp[next + x] }
+        sums.withUnsafeMutableBufferPointer { sums in
+          for k in max(w.y0 - ry, 0)...min(w.y0 + ry, height - 1) {
+            for x in w.x0..<w.x1 { sums[x] += tmp[k * width + x] }
           }
-          if y - ry >= 0 {
-            let old = (y - ry) * width
-            for x in w.x0..<w.x1 { sums[x] -= tmp[old + x] }
+          for y in w.y0..<w.y1 {
+            for x in w.x0..<w.x1 { out[y * width + x] = sums[x] / ny }
+            if y + ry + 1 < height {
+              let next = (y + ry + 1) * width
+              for x in w.x0..<w.x1 { sums[x] += tmp[next + x] }
+            }
+            if y - ry >= 0 {
+              let old = (y - ry) * width
+              for x in w.x0..<w.x1 { sums[x] -= tmp[old + x] }
+            }
           }
         }
       }

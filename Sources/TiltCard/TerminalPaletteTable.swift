@@ -21,8 +21,8 @@ final class TerminalPaletteTable {
   /// The index nearest to `c`, rounded to whole channels.
   func nearest(_ c: TerminalColor) -> UInt8 {
     let c = c.clamped
-    let key =
-      Int(c.r.rounded()) << 16 | Int(c.g.rounded()) << 8 | Int(c.b.rounded())
+    // Rounded to nearest (c is 0…255).
+    let key = Int(c.r + 0.5) << 16 | Int(c.g + 0.5) << 8 | Int(c.b + 0.5)
     guard let entries else { return TerminalPalette.nearest256(c) }
     let known = entries[key]
     if known != 0 { return known &- 1 }

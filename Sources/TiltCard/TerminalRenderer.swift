@@ -122,13 +122,13 @@ public struct TerminalRenderer: Sendable {
 
   /// The screen for `frame` in a terminal of `columns` × `rows` cells.
   public func render(_ frame: CardFrame, columns: Int, rows: Int) -> String {
-    let grid = grid(frame, columns: columns, rows: rows, palette: TerminalPaletteTable())
+    let grid = grid(frame, columns: columns, rows: rows, cache: TerminalRasterCache())
     return String(decoding: TerminalScreenWriter.full(grid, mode: colorMode), as: UTF8.self)
   }
 
   /// The screen for `frame` as cells: the heading's lines, the card, the
-  /// status and the keys. `palette` maps colours at this depth.
-  func grid(_ frame: CardFrame, columns: Int, rows: Int, palette: TerminalPaletteTable)
+  /// status and the keys. `cache` keeps what the next frame can use again.
+  func grid(_ frame: CardFrame, columns: Int, rows: Int, cache: TerminalRasterCache)
     -> TerminalGrid
   {
     let columns = max(columns, 12)
@@ -140,7 +140,7 @@ public struct TerminalRenderer: Sendable {
     for (row, line) in top.enumerated() {
       setLine(line, row: row, in: &grid)
     }
-    drawCard(frame, columns: columns, rows: cardRows, top: top.count, into: &grid, palette: palette)
+    drawCard(frame, columns: columns, rows: cardRows, top: top.count, into: &grid, cache: cache)
     setLine(bottom[0], row: top.count + cardRows, in: &grid)
     setLine(bottom[1], row: top.count + cardRows + 1, in: &grid, dim: true)
     return grid
@@ -368,14 +368,15 @@ public struct TerminalRenderer: Sendable {
 
   private func drawCard(
     _ frame: CardFrame, columns: Int, rows: Int, top: Int, into grid: inout TerminalGrid,
-    palette: TerminalPaletteTable
+    cache: TerminalRasterCache
   ) {
     let face = TerminalCardFace(width: configuration.width, height: configuration.height)
     let backdrop = colorMode == .trueColor || colorMode == .palette256
     let canvas = TerminalCanvas(
       frame: frame, face: face, columns: columns, rows: rows, backdrop: backdrop,
-      hardShadow: colorMode == .palette16, smooth: colorMode == .trueColor)
-    var cells = TerminalCells(canvas: canvas, mode: colorMode, blocks: blocks, palette: palette)
+      hardShadow: colorMode == .palette16, smooth: colorMode == .trueColor, cache: cache)
+    var cells = TerminalCells(
+      canvas: canvas, mode: colorMode, blocks: blocks, palette: cache.palette)
     placeText(frame, face: face, canvas: canvas, cells: &cells)
     for row in 0..<rows {
       let from = row * columns
@@ -385,6 +386,7 @@ public struct TerminalRenderer: Sendable {
       }
       grid.exact[top + row] = cells.exact[row]
     }
+    cache.recycle(canvas)
   }
 
   /// Writes the face's lines into `cells` where they fit (see the type's comment).

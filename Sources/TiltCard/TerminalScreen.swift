@@ -15,7 +15,7 @@ public struct TerminalScreen {
   public static let trueColorTolerance = 3
 
   private var shown: TerminalGrid?
-  private let palette = TerminalPaletteTable()
+  private let cache = TerminalRasterCache()
 
   public init() {}
 
@@ -27,7 +27,7 @@ public struct TerminalScreen {
   public mutating func update(
     _ frame: CardFrame, renderer: TerminalRenderer, columns: Int, rows: Int
   ) -> [UInt8] {
-    let grid = renderer.grid(frame, columns: columns, rows: rows, palette: palette)
+    let grid = renderer.grid(frame, columns: columns, rows: rows, cache: cache)
     let mode = renderer.colorMode
     let tolerance = mode == .trueColor ? Self.trueColorTolerance : 0
     if var shown, shown.columns == grid.columns, shown.rows == grid.rows {
