@@ -99,7 +99,7 @@ struct TerminalCells {
           (c.b - 255 * glow) / (1 - glow))
         : nil
       let i = palette.index256(c, under: base, glow: glow)
-      return (.index256(i), TerminalPalette.rgb(ofIndex256: i))
+      return (.index256(i), palette.colors[Int(i)])
     case .palette16:
       var i = TerminalPalette.ansiHue(c)
       // The sheen's middle in the bright variant of the face's colour.

@@ -11,6 +11,11 @@ final class TerminalPaletteTable {
   /// Index + 1 by `r << 16 | g << 8 | b`; 0 for not found yet. `nil` where
   /// the memory could not be had: then every colour is searched.
   private let entries: UnsafeMutablePointer<UInt8>?
+  /// Each index's colour and luma, at hand (not behind a global's lazy start).
+  let colors: [TerminalColor] = (0..<256).map {
+    $0 < 16 ? .black : TerminalPalette.rgb(ofIndex256: UInt8($0))
+  }
+  private let luma = TerminalPalette.luma256
 
   init() {
     entries = calloc(1 << 24, 1)?.assumingMemoryBound(to: UInt8.self)
@@ -41,9 +46,9 @@ final class TerminalPaletteTable {
     var floor = -1.0
     for k in 0..<4 {
       let lesser = under.screened(glow * Double(k) / 4)
-      floor = max(floor, TerminalPalette.luma256[Int(nearest(lesser))])
+      floor = max(floor, luma[Int(nearest(lesser))])
     }
-    if TerminalPalette.luma256[Int(plain)] >= floor { return plain }
+    if luma[Int(plain)] >= floor { return plain }
     return TerminalPalette.index256(c, floor: floor)
   }
 }

@@ -36,11 +36,8 @@ public struct TerminalScreen {
       self.shown = shown
       return bytes
     }
-    // Whole: the screen cleared, then every cell that is not blank.
-    var blank = TerminalGrid(columns: grid.columns, rows: grid.rows)
-    let clear: [UInt8] = Array("\u{1B}[0m\u{1B}[H\u{1B}[2J".utf8)
-    let bytes = TerminalScreenWriter.update(from: &blank, to: grid, tolerance: 0, mode: mode)
-    shown = blank
-    return clear + bytes
+    // Whole: every row written over from the top left, the rest cleared.
+    shown = grid
+    return TerminalScreenWriter.full(grid, mode: mode)
   }
 }

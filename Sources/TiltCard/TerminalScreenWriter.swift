@@ -6,9 +6,6 @@
 /// between written over).
 struct TerminalScreenWriter {
   let mode: TerminalRenderer.ColorMode
-  /// One SGR sequence for all the parameters that change at a cell, instead
-  /// of one each.
-  let combined: Bool
   private(set) var bytes: [UInt8] = []
   private var fg = TerminalInk.terminalDefault
   private var bg = TerminalInk.terminalDefault
@@ -17,17 +14,15 @@ struct TerminalScreenWriter {
   /// Where the cursor is (0-based); `nil` where it is not known (at the
   /// start, after the last column, after a row rewritten whole).
   private var cursor: (row: Int, column: Int)?
-  private var params: [UInt8] = []
 
-  init(mode: TerminalRenderer.ColorMode, combined: Bool) {
+  init(mode: TerminalRenderer.ColorMode) {
     self.mode = mode
-    self.combined = combined
   }
 
   /// The screen from the top left, every row in full: the form of
   /// ``TerminalRenderer/render(_:columns:rows:)``.
   static func full(_ grid: TerminalGrid, mode: TerminalRenderer.ColorMode) -> [UInt8] {
-    var w = TerminalScreenWriter(mode: mode, combined: false)
+    var w = TerminalScreenWriter(mode: mode)
     w.bytes.reserveCapacity(grid.columns * grid.rows * 24)
     w.text("\u{1B}[H")
     for row in 0..<grid.rows {
@@ -51,7 +46,7 @@ struct TerminalScreenWriter {
     from shown: inout TerminalGrid, to grid: TerminalGrid, tolerance: Int,
     mode: TerminalRenderer.ColorMode
   ) -> [UInt8] {
-    var w = TerminalScreenWriter(mode: mode, combined: true)
+    var w = TerminalScreenWriter(mode: mode)
     let columns = grid.columns
     for row in 0..<grid.rows {
       let base = row * columns
@@ -121,7 +116,6 @@ struct TerminalScreenWriter {
   }
 
   private mutating func style(for cell: TerminalCell) {
-    params.removeAll(keepingCapacity: true)
     if cell.bold != bold || cell.dim != dim {
       if (bold && !cell.bold) || (dim && !cell.dim) {
         param("22")
@@ -141,23 +135,14 @@ struct TerminalScreenWriter {
       ink(cell.background, foreground: false)
       bg = cell.background
     }
-    if combined && !params.isEmpty {
-      bytes.append(contentsOf: [0x1B, UInt8(ascii: "[")])
-      bytes.append(contentsOf: params)
-      bytes.append(UInt8(ascii: "m"))
-    }
   }
 
-  /// Starts one SGR parameter group: its own sequence, or after a `;`.
+  /// One SGR sequence for each change (a terminal, or a reader of the
+  /// bytes, may take them one code at a time): `ESC [ p m`.
   private mutating func param(_ p: String) {
-    if combined {
-      if !params.isEmpty { params.append(UInt8(ascii: ";")) }
-      params.append(contentsOf: p.utf8)
-    } else {
-      bytes.append(contentsOf: [0x1B, UInt8(ascii: "[")])
-      bytes.append(contentsOf: p.utf8)
-      bytes.append(UInt8(ascii: "m"))
-    }
+    bytes.append(contentsOf: [0x1B, UInt8(ascii: "[")])
+    bytes.append(contentsOf: p.utf8)
+    bytes.append(UInt8(ascii: "m"))
   }
 
   private mutating func ink(_ ink: TerminalInk, foreground: Bool) {
@@ -192,7 +177,9 @@ struct TerminalScreenWriter {
     defer { cursor = (row, column) }
     let columns = grid.columns
     let cup =
-      column == 0 ? 3 + Self.digits(row + 1) : 4 + Self.digits(row + 1) + Self.digits(column + 1)
+      row == 0 && column == 0
+      ? 3
+      : column == 0 ? 3 + Self.digits(row + 1) : 4 + Self.digits(row + 1) + Self.digits(column + 1)
     if let at = cursor, at.column < columns {
       if at.row == row && at.column == column { return }
       if at.row == row && column > at.column {
@@ -233,7 +220,7 @@ struct TerminalScreenWriter {
       }
     }
     bytes.append(contentsOf: [0x1B, UInt8(ascii: "[")])
-    Self.decimal(row + 1, into: &bytes)
+    if row > 0 || column > 0 { Self.decimal(row + 1, into: &bytes) }
     if column > 0 {
       bytes.append(UInt8(ascii: ";"))
       Self.decimal(column + 1, into: &bytes)
