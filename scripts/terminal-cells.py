@@ -16,8 +16,9 @@ SGR = re.compile(r"\x1b\[([0-9;:]*)m")
 
 def cells(path):
     rows = []
+    # tmux writes each line's attributes as changes from the line before's.
+    pen = {"fg": None, "bg": None, "bold": False, "dim": False}
     for line in open(path, encoding="utf-8").read().split("\n"):
-        pen = {"fg": None, "bg": None, "bold": False, "dim": False}
         row = []
         i = 0
         while i < len(line):
@@ -29,7 +30,9 @@ def cells(path):
             row.append((line[i], pen["fg"] if line[i] != " " else None, pen["bg"],
                         pen["bold"], pen["dim"]))
             i += 1
-        rows.append(row)
+        # tmux leaves out a row's trailing spaces, after the SGR of the last:
+        # the row goes on in that background.
+        rows.append((row, (" ", None, pen["bg"], False, False)))
     return rows
 
 
@@ -93,12 +96,12 @@ def main():
     for r in range(max(len(a), len(b))):
         if r in skip:
             continue
-        ra = a[r] if r < len(a) else []
-        rb = b[r] if r < len(b) else []
-        # Trailing blanks with no colour are the same as nothing.
+        blank = (" ", None, None, False, False)
+        ra, pa = a[r] if r < len(a) else ([], blank)
+        rb, pb = b[r] if r < len(b) else ([], blank)
         for c in range(max(len(ra), len(rb))):
-            x = ra[c] if c < len(ra) else (" ", None, None, False, False)
-            y = rb[c] if c < len(rb) else (" ", None, None, False, False)
+            x = ra[c] if c < len(ra) else pa
+            y = rb[c] if c < len(rb) else pb
             total += 1
             if x[0] != y[0] or x[3:] != y[3:]:
                 shape += 1

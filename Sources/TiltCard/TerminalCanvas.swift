@@ -186,12 +186,19 @@ struct TerminalCanvas {
     // A terminal cell is some 14 points of the card at 80 × 24, so the
     // page's offsets are doubled to leave the card's edge at all.
     let k = Self.shadowReach
-    let tight = shadowLayer(
+    var scratch = cache.scratch
+    cache.scratch = []
+    var tight = ShadowLayer(values: cache.tight, window: (0, 0, 0, 0))
+    cache.tight = []
+    tight.window = shadowLayer(
       dx: k * 0.2 * x.shadowX * sxPerPoint, dy: k * (0.15 * x.shadowY + 1) * syPerPoint,
-      blur: k * 0.15 * x.shadowBlur * syPerPoint)
-    let wide = shadowLayer(
+      blur: k * 0.15 * x.shadowBlur * syPerPoint, layer: &tight.values, scratch: &scratch)
+    var wide = ShadowLayer(values: cache.wide, window: (0, 0, 0, 0))
+    cache.wide = []
+    wide.window = shadowLayer(
       dx: k * 1.2 * x.shadowX * sxPerPoint, dy: k * 1.3 * x.shadowY * syPerPoint,
-      blur: k * 1.6 * x.shadowBlur * syPerPoint)
+      blur: k * 1.6 * x.shadowBlur * syPerPoint, layer: &wide.values, scratch: &scratch)
+    defer { (cache.tight, cache.wide, cache.scratch) = (tight.values, wide.values, scratch) }
     let stage =
       backdrop
       ? cache.backdrop(width: subW, height: subH) {
@@ -212,7 +219,9 @@ struct TerminalCanvas {
         let i = sy * subW + sx
         let cover = coverage[i]
         guard cover < 1 else { continue }
-        let alpha = 1 - (1 - 0.30 * tight[i]) * (1 - 0.20 * wide[i])
+        let t = tight.contains(sx, sy) ? tight.values[i] : 0
+        let w = wide.contains(sx, sy) ? wide.values[i] : 0
+        let alpha = 1 - (1 - 0.30 * t) * (1 - 0.20 * w)
         var under: TerminalColor?
         if backdrop {
           under = stage[i].scaled(1 - min(Self.shadowDepth * alpha, 0.8))
@@ -239,11 +248,29 @@ struct TerminalCanvas {
     }
   }
 
+  /// A rectangle of subpixels: columns `x0..<x1`, rows `y0..<y1`.
+  typealias Window = (x0: Int, y0: Int, x1: Int, y1: Int)
+
+  /// One of the shadow's layers: its values in `window`, 0 elsewhere.
+  struct ShadowLayer {
+    var values: [Double]
+    var window: Window
+
+    func contains(_ sx: Int, _ sy: Int) -> Bool {
+      sx >= window.x0 && sx < window.x1 && sy >= window.y0 && sy < window.y1
+    }
+  }
+
   /// The card's coverage moved by (`dx`, `dy`) subpixels and blurred over
-  /// about `blur` (the CSS blur radius, in vertical subpixels).
-  private func shadowLayer(dx: Double, dy: Double, blur: Double) -> [Double] {
+  /// about `blur` (the CSS blur radius, in vertical subpixels), in `layer`'s
+  /// storage with `scratch` for the passes (neither needs to be zero: only
+  /// what the window covers is written and read).
+  private func shadowLayer(
+    dx: Double, dy: Double, blur: Double, layer: inout [Double], scratch: inout [Double]
+  ) -> Window {
     let (subW, subH) = (subWidth, subHeight)
-    var layer = [Double](repeating: 0, count: subW * subH)
+    if layer.count != subW * subH { layer = [Double](repeating: 0, count: subW * subH) }
+    if scratch.count != subW * subH { scratch = [Double](repeating: 0, count: subW * subH) }
     let ix = Int(dx.rounded())
     let iy = Int(dy.rounded())
     // Where the moved coverage can be other than 0.
@@ -251,7 +278,7 @@ struct TerminalCanvas {
       x0: min(max(cardBox.x0 + ix, 0), subW), y0: min(max(cardBox.y0 + iy, 0), subH),
       x1: min(max(cardBox.x1 + ix, 0), subW), y1: min(max(cardBox.y1 + iy, 0), subH)
     )
-    guard window.x0 < window.x1, window.y0 < window.y1 else { return layer }
+    guard window.x0 < window.x1, window.y0 < window.y1 else { return (0, 0, 0, 0) }
     for sy in window.y0..<window.y1 {
       let from = sy - iy
       for sx in window.x0..<window.x1 {
@@ -262,78 +289,82 @@ struct TerminalCanvas {
     // each way come close. Across, a subpixel is half as wide: twice the boxes.
     let ry = max(Int((blur / 2).rounded()), 0)
     let rx = 2 * ry
+    guard rx > 0 || ry > 0 else { return window }
     for _ in 0..<2 {
-      window = (
-        max(window.x0 - rx, 0), max(window.y0 - ry, 0), min(window.x1 + rx, subW),
-        min(window.y1 + ry, subH)
-      )
-      layer = Self.boxBlur(layer, width: subW, height: subH, rx: rx, ry: ry, window: window)
+      window = Self.boxBlur(
+        &layer, scratch: &scratch, width: subW, height: subH, rx: rx, ry: ry, window: window)
     }
-    return layer
+    return window
   }
 
-  /// A box blur of `rx` each way across, then `ry` down, with running sums.
-  /// `window` (columns `x0..<x1`, rows `y0..<y1`) holds every value the
-  /// result can have other than 0: the rest is left 0.
+  /// A box blur of `rx` each way across, then `ry` down, with running sums,
+  /// of the values of `a` in `window` (0 around it), in place; returns the
+  /// window of the result (`window` grown by the radii). `scratch` holds
+  /// the pass across.
   static func boxBlur(
-    _ a: [Double], width: Int, height: Int, rx: Int, ry: Int,
-    window: (x0: Int, y0: Int, x1: Int, y1: Int)? = nil
-  ) -> [Double] {
-    guard rx > 0 || ry > 0 else { return a }
-    let w = window ?? (0, 0, width, height)
-    var tmp = [Double](repeating: 0, count: a.count)
+    _ a: inout [Double], scratch: inout [Double], width: Int, height: Int, rx: Int, ry: Int,
+    window wi: Window
+  ) -> Window {
+    let wo = (
+      x0: max(wi.x0 - rx, 0), y0: max(wi.y0 - ry, 0), x1: min(wi.x1 + rx, width),
+      y1: min(wi.y1 + ry, height)
+    )
     let nx = Double(2 * rx + 1)
-    // Across each row with its running sum, all the rows at once (their
-    // sums are independent, so they overlap), in each row's order.
-    var sums = [Double](repeating: 0, count: max(height, width))
-    a.withUnsafeBufferPointer { a in
-      tmp.withUnsafeMutableBufferPointer { tmp in
-        sums.withUnsafeMutableBufferPointer { across in
-          for y in w.y0..<w.y1 {
-            var s = 0.0
-            for k in max(w.x0 - rx, 0)...min(w.x0 + rx, width - 1) { s += a[y * width + k] }
-            across[y] = s
-          }
-          for x in w.x0..<w.x1 {
-            let add = x + rx + 1 < width ? x + rx + 1 : -1
-            let drop = x - rx >= 0 ? x - rx : -1
-            for y in w.y0..<w.y1 {
-              let row = y * width
-              var s = across[y]
-              tmp[row + x] = s / nx
-              if add >= 0 { s += a[row + add] }
-              if drop >= 0 { s -= a[row + drop] }
-              across[y] = s
-            }
-          }
-        }
-      }
-    }
-    // Down the columns, a row at a time: each column's running sum.
-    var out = [Double](repeating: 0, count: a.count)
     let ny = Double(2 * ry + 1)
-    for i in sums.indices { sums[i] = 0 }
-    tmp.withUnsafeBufferPointer { tmp in
-      out.withUnsafeMutableBufferPointer { out in
+    var sums = [Double](repeating: 0, count: max(height, width))
+    a.withUnsafeMutableBufferPointer { a in
+      scratch.withUnsafeMutableBufferPointer { tmp in
         sums.withUnsafeMutableBufferPointer { sums in
-          for k in max(w.y0 - ry, 0)...min(w.y0 + ry, height - 1) {
-            for x in w.x0..<w.x1 { sums[x] += tmp[k * width + x] }
-          }
-          for y in w.y0..<w.y1 {
-            for x in w.x0..<w.x1 { out[y * width + x] = sums[x] / ny }
-            if y + ry + 1 < height {
-              let next = (y + ry + 1) * width
-              for x in w.x0..<w.x1 { sums[x] += tmp[next + x] }
+          // Across each row with its running sum, all the rows at once
+          // (their sums are independent, so they overlap), each in its order.
+          for y in wo.y0..<wo.y1 {
+            var s = 0.0
+            if y >= wi.y0 && y < wi.y1 {
+              let from = max(wo.x0 - rx, wi.x0)
+              let to = min(wo.x0 + rx, wi.x1 - 1)
+              if from <= to { for k in from...to { s += a[y * width + k] } }
             }
-            if y - ry >= 0 {
+            sums[y] = s
+          }
+          let rowsIn = max(wo.y0, wi.y0)..<min(wo.y1, wi.y1)
+          for x in wo.x0..<wo.x1 {
+            let add = x + rx + 1
+            let drop = x - rx
+            let adds = add >= wi.x0 && add < wi.x1
+            let drops = drop >= wi.x0 && drop < wi.x1
+            for y in wo.y0..<wo.y1 {
+              let row = y * width
+              var s = sums[y]
+              tmp[row + x] = s / nx
+              if rowsIn.contains(y) {
+                if adds { s += a[row + add] }
+                if drops { s -= a[row + drop] }
+              }
+              sums[y] = s
+            }
+          }
+          // Down the columns, a row at a time: each column's running sum.
+          for x in wo.x0..<wo.x1 { sums[x] = 0 }
+          if wo.y0 < wo.y1 {
+            for k in wo.y0...min(wo.y0 + ry, wo.y1 - 1) {
+              for x in wo.x0..<wo.x1 { sums[x] += tmp[k * width + x] }
+            }
+          }
+          for y in wo.y0..<wo.y1 {
+            for x in wo.x0..<wo.x1 { a[y * width + x] = sums[x] / ny }
+            if y + ry + 1 < wo.y1 {
+              let next = (y + ry + 1) * width
+              for x in wo.x0..<wo.x1 { sums[x] += tmp[next + x] }
+            }
+            if y - ry >= wo.y0 {
               let old = (y - ry) * width
-              for x in w.x0..<w.x1 { sums[x] -= tmp[old + x] }
+              for x in wo.x0..<wo.x1 { sums[x] -= tmp[old + x] }
             }
           }
         }
       }
     }
-    return out
+    return wo
   }
 
   /// Where face point (`u`, `v`) of the frame's face is, in subpixels.

@@ -1,16 +1,21 @@
 import Foundation
 
 /// xterm's 256 colours looked up by 24-bit colour instead of searched: each
-/// colour's nearest index (``TerminalPalette/nearest256(_:)``) is found the
-/// first time it is asked for and kept, so a frame costs a lookup a
-/// subpixel. The table spans all 2²⁴ colours but only the pages of those
+/// whole colour's nearest index (``TerminalPalette/nearest256(_:)``) is
+/// found the first time it is asked for and kept, with whether every colour
+/// within half a step of it (the corners of that cube) has the same nearest
+/// index. For such a colour the lookup is the answer (the cube lies in that
+/// index's region); for one on a border between two indices the palette is
+/// searched. The table spans all 2²⁴ colours but only the pages of those
 /// asked for are ever touched (zeroed memory from the system).
 ///
 /// Not thread-safe: one table per screen, used from one thread.
 final class TerminalPaletteTable {
-  /// Index + 1 by `r << 16 | g << 8 | b`; 0 for not found yet. `nil` where
-  /// the memory could not be had: then every colour is searched.
-  private let entries: UnsafeMutablePointer<UInt8>?
+  /// By `r << 16 | g << 8 | b`: index + 1, plus ``border`` where the
+  /// colours around it differ; 0 for not found yet. `nil` where the memory
+  /// could not be had: then every colour is searched.
+  private let entries: UnsafeMutablePointer<UInt16>?
+  private static let border: UInt16 = 0x100 << 1
   /// Each index's colour and luma, at hand (not behind a global's lazy start).
   let colors: [TerminalColor] = (0..<256).map {
     $0 < 16 ? .black : TerminalPalette.rgb(ofIndex256: UInt8($0))
@@ -18,23 +23,37 @@ final class TerminalPaletteTable {
   private let luma = TerminalPalette.luma256
 
   init() {
-    entries = calloc(1 << 24, 1)?.assumingMemoryBound(to: UInt8.self)
+    entries = calloc(1 << 24, 2)?.assumingMemoryBound(to: UInt16.self)
   }
 
   deinit { free(entries) }
 
-  /// The index nearest to `c`, rounded to whole channels.
+  /// The index nearest to `c`.
   func nearest(_ c: TerminalColor) -> UInt8 {
+    guard let entries else { return TerminalPalette.nearest256(c) }
     let c = c.clamped
     // Rounded to nearest (c is 0…255).
-    let key = Int(c.r + 0.5) << 16 | Int(c.g + 0.5) << 8 | Int(c.b + 0.5)
-    guard let entries else { return TerminalPalette.nearest256(c) }
-    let known = entries[key]
-    if known != 0 { return known &- 1 }
-    let found = TerminalPalette.nearest256(
-      TerminalColor(Double(key >> 16), Double(key >> 8 & 0xFF), Double(key & 0xFF)))
-    entries[key] = found &+ 1
-    return found
+    let (r, g, b) = (Int(c.r + 0.5), Int(c.g + 0.5), Int(c.b + 0.5))
+    let key = r << 16 | g << 8 | b
+    var entry = entries[key]
+    if entry == 0 {
+      let found = TerminalPalette.nearest256(TerminalColor(Double(r), Double(g), Double(b)))
+      entry = UInt16(found) + 1
+      search: for dr in [-0.5, 0.5] {
+        for dg in [-0.5, 0.5] {
+          for db in [-0.5, 0.5] {
+            let corner = TerminalColor(Double(r) + dr, Double(g) + dg, Double(b) + db)
+            if TerminalPalette.nearest256(corner) != found {
+              entry |= Self.border
+              break search
+            }
+          }
+        }
+      }
+      entries[key] = entry
+    }
+    if entry & Self.border != 0 { return TerminalPalette.nearest256(c) }
+    return UInt8(truncatingIfNeeded: entry - 1)
   }
 
   /// ``TerminalPalette/index256(_:under:glow:)`` through the table: the

@@ -10,6 +10,10 @@ final class TerminalRasterCache {
   var coverage: [Double] = []
   var materials: [TerminalCardFace.Material?] = []
   var glow: [Double] = []
+  /// The shadow's two layers and the buffer of their blur's passes.
+  var tight: [Double] = []
+  var wide: [Double] = []
+  var scratch: [Double] = []
 
   /// The backdrop's colour at each subpixel of a `width` × `height` canvas,
   /// made by `make` for a new size.

@@ -226,3 +226,22 @@ struct VirtualTerminal {
     }
   }
 }
+
+/// The palette's table gives what the search gives.
+@Suite struct TerminalPaletteTableTests {
+  @Test func theTableAnswersAsTheSearch() {
+    let table = TerminalPaletteTable()
+    var generator = SystemRandomNumberGenerator()
+    var differ: [String] = []
+    for _ in 0..<100_000 {
+      let c = TerminalColor(
+        Double.random(in: -5...260, using: &generator),
+        Double.random(in: -5...260, using: &generator),
+        Double.random(in: -5...260, using: &generator))
+      let looked = table.nearest(c)
+      let searched = TerminalPalette.nearest256(c)
+      if looked != searched { differ.append("\(c): \(looked) vs \(searched)") }
+    }
+    #expect(differ.isEmpty, "\(differ.count): \(differ.prefix(5))")
+  }
+}
