@@ -23,8 +23,8 @@ public final class TerminalKeys: LoopParticipant {
 
   public func service(ready: Set<Int32>) throws {
     guard ready.contains(input) else { return }
-    for key in decoder.keys(in: Syscall.readAvailable(input)) {
-      if key == .redraw {
+    for input in decoder.inputs(in: Syscall.readAvailable(input)) {
+      guard case .key(let key) = input else {
         try pipeline.sink.redraw()
         continue
       }

@@ -1,13 +1,10 @@
 /// A key of the terminal view: space flips, `r` recenters, `p` stops and
-/// starts updates, `q` quits, Ctrl-L redraws the screen.
+/// starts updates, `q` quits.
 public enum TerminalKey: Hashable, Sendable {
   case flip
   case recenter
   case toggleUpdates
   case quit
-  /// Ctrl-L (form feed): the whole screen drawn again, as in every
-  /// full-screen terminal program.
-  case redraw
 
   /// The key for one byte read from a terminal in raw mode; `nil` for others.
   /// Ctrl-C (0x03) and Ctrl-D (0x04) quit too, for terminals without `ISIG`.
@@ -17,24 +14,33 @@ public enum TerminalKey: Hashable, Sendable {
     case UInt8(ascii: "r"), UInt8(ascii: "R"): self = .recenter
     case UInt8(ascii: "p"), UInt8(ascii: "P"): self = .toggleUpdates
     case UInt8(ascii: "q"), UInt8(ascii: "Q"), 0x03, 0x04: self = .quit
-    case 0x0C: self = .redraw
     default: return nil
     }
   }
 
-  /// What the session does for this key; `nil` for quit and redraw, which
-  /// the caller handles.
+  /// What the session does for this key; `nil` for quit, which the caller handles.
   public var sessionCommand: CardSession.Command? {
     switch self {
     case .flip: return .flip
     case .recenter: return .recenter
     case .toggleUpdates: return .toggleUpdates
-    case .quit, .redraw: return nil
+    case .quit: return nil
     }
   }
 
   /// The help line of the terminal view.
   public static let helpLine = "space flip · r recenter · p stop/start · q quit"
+}
+
+/// What the terminal's input asks of the view: one of its keys, or the
+/// whole screen drawn again (Ctrl-L, as in every full-screen terminal
+/// program: after something else wrote over it).
+public enum TerminalInput: Hashable, Sendable {
+  case key(TerminalKey)
+  case redraw
+
+  /// The byte of Ctrl-L (form feed).
+  public static let redrawByte: UInt8 = 0x0C
 }
 
 /// Terminal input bytes to keys, skipping escape sequences: a function key
@@ -52,14 +58,24 @@ public struct TerminalKeyDecoder: Sendable {
   /// The keys in `bytes`, one read's worth. A lone ESC at the end of a read
   /// is the Esc key, which is no key of the view: it starts no sequence.
   public mutating func keys(in bytes: some Sequence<UInt8>) -> [TerminalKey] {
-    var keys: [TerminalKey] = []
+    inputs(in: bytes).compactMap {
+      if case .key(let key) = $0 { return key }
+      return nil
+    }
+  }
+
+  /// The keys and the redraws (Ctrl-L) in `bytes`, one read's worth, in order.
+  public mutating func inputs(in bytes: some Sequence<UInt8>) -> [TerminalInput] {
+    var keys: [TerminalInput] = []
     for byte in bytes {
       switch state {
       case .ground:
         if byte == 0x1B {
           state = .escape
+        } else if byte == TerminalInput.redrawByte {
+          keys.append(.redraw)
         } else if let key = TerminalKey(byte: byte) {
-          keys.append(key)
+          keys.append(.key(key))
         }
       case .escape:
         switch byte {

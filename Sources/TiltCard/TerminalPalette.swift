@@ -132,18 +132,23 @@ enum TerminalPalette {
     let (b0, b1) = around(c.b)
     var best: UInt8 = 16
     var bestDistance = Double.infinity
+    // hueWeightedDistance(to:) with each candidate's terms kept (the same sums).
+    let (luma, cb, cr) = (c.luma, c.b - c.luma, c.r - c.luma)
+    let terms = chroma256
     var r = r0
     while r <= r1 {
       var g = g0
       while g <= g1 {
         var b = b0
         while b <= b1 {
-          let i = UInt8(16 + 36 * r + 6 * g + b)
-          let candidate = rgb(ofIndex256: i)
-          let d =
-            candidate.hueWeightedDistance(to: c) + (luma256[Int(i)] < floor ? 1e9 : 0)
+          let i = 16 + 36 * r + 6 * g + b
+          let t = terms[i]
+          let dy = t.luma - luma
+          let dcb = t.cb - cb
+          let dcr = t.cr - cr
+          let d = 3 * dy * dy + dcb * dcb + dcr * dcr + (t.luma < floor ? 1e9 : 0)
           if d < bestDistance {
-            best = i
+            best = UInt8(i)
             bestDistance = d
           }
           b += 1
@@ -165,6 +170,13 @@ enum TerminalPalette {
 
   /// The luma of each 256-colour index's colour (0 below 16).
   static let luma256: [Double] = (0..<256).map { $0 < 16 ? 0 : rgb(ofIndex256: UInt8($0)).luma }
+
+  /// Each 256-colour index's luma and colour differences (blue and red
+  /// minus luma), the terms of ``TerminalColor/hueWeightedDistance(to:)``.
+  static let chroma256: [(luma: Double, cb: Double, cr: Double)] = (0..<256).map {
+    let c = $0 < 16 ? TerminalColor.black : rgb(ofIndex256: UInt8($0))
+    return (c.luma, c.b - c.luma, c.r - c.luma)
+  }
 
   /// The colour xterm shows for a 256-colour index (16…255).
   static func rgb(ofIndex256 i: UInt8) -> TerminalColor {

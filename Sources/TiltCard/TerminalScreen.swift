@@ -37,7 +37,10 @@ public struct TerminalScreen {
       return bytes
     }
     // Whole: every row written over from the top left, the rest cleared.
-    shown = grid
-    return TerminalScreenWriter.full(grid, mode: mode)
+    var written = grid
+    let bytes = TerminalScreenWriter.full(
+      grid, mode: mode, tolerance: tolerance, shown: &written)
+    shown = written
+    return bytes
   }
 }

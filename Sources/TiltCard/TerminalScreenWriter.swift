@@ -1,11 +1,16 @@
 /// Escape sequences for a ``TerminalGrid``: the whole screen in place
-/// (``full(_:mode:)``), or only what differs from the screen the terminal
-/// shows (``update(from:to:tolerance:mode:)``), each change of colour or style
-/// written once, where it changes from the cell written before, and the
-/// cursor moved the cheapest way (a CUP, a CUF, a new line, or the cells in
-/// between written over).
+/// (``full(_:mode:tolerance:)``), or only what differs from the screen the
+/// terminal shows (``update(from:to:tolerance:mode:)``), each change of colour
+/// or style written once, where it changes from the cell written before, and
+/// the cursor moved the cheapest way (a CUP, a CUF, a new line, or the cells
+/// in between written over).
+///
+/// With a `tolerance` (24-bit colour), a cell whose ink is within it of the
+/// ink set is written in the ink set, with no SGR: a gentle gradient goes out
+/// as a few steps, none more than `tolerance` from the colour it stands for.
 struct TerminalScreenWriter {
   let mode: TerminalRenderer.ColorMode
+  let tolerance: Int
   private(set) var bytes: [UInt8] = []
   private var fg = TerminalInk.terminalDefault
   private var bg = TerminalInk.terminalDefault
@@ -15,14 +20,19 @@ struct TerminalScreenWriter {
   /// start, after the last column, after a row rewritten whole).
   private var cursor: (row: Int, column: Int)?
 
-  init(mode: TerminalRenderer.ColorMode) {
+  init(mode: TerminalRenderer.ColorMode, tolerance: Int = 0) {
     self.mode = mode
+    self.tolerance = tolerance
   }
 
   /// The screen from the top left, every row in full: the form of
-  /// ``TerminalRenderer/render(_:columns:rows:)``.
-  static func full(_ grid: TerminalGrid, mode: TerminalRenderer.ColorMode) -> [UInt8] {
-    var w = TerminalScreenWriter(mode: mode)
+  /// ``TerminalRenderer/render(_:columns:rows:)``. With `shown`, what the
+  /// terminal then shows (the cells as written, within `tolerance`).
+  static func full(
+    _ grid: TerminalGrid, mode: TerminalRenderer.ColorMode, tolerance: Int = 0,
+    shown: UnsafeMutablePointer<TerminalGrid>? = nil
+  ) -> [UInt8] {
+    var w = TerminalScreenWriter(mode: mode, tolerance: tolerance)
     w.bytes.reserveCapacity(grid.columns * grid.rows * 24)
     w.text("\u{1B}[H")
     for row in 0..<grid.rows {
@@ -30,7 +40,8 @@ struct TerminalScreenWriter {
       // The card's rows in full, the text's to its end.
       let end = grid.isText[row] ? grid.end(ofRow: row) : grid.columns
       for column in 0..<end {
-        w.put(grid[column, row])
+        let written = w.put(grid[column, row])
+        shown?.pointee[column, row] = written
       }
       w.reset()
       w.text(row + 1 < grid.rows ? "\u{1B}[K\r\n" : "\u{1B}[K\u{1B}[J")
@@ -46,7 +57,7 @@ struct TerminalScreenWriter {
     from shown: inout TerminalGrid, to grid: TerminalGrid, tolerance: Int,
     mode: TerminalRenderer.ColorMode
   ) -> [UInt8] {
-    var w = TerminalScreenWriter(mode: mode)
+    var w = TerminalScreenWriter(mode: mode, tolerance: tolerance)
     let columns = grid.columns
     for row in 0..<grid.rows {
       let base = row * columns
@@ -56,8 +67,9 @@ struct TerminalScreenWriter {
           grid.cells[base..<base + columns] != shown.cells[base..<base + columns]
             || grid.exact[row] != shown.exact[row]
         else { continue }
-        w.move(row: row, column: 0, over: grid)
-        for column in 0..<grid.end(ofRow: row) { w.put(grid.cells[base + column]) }
+        w.move(row: row, column: 0, over: grid, shown: &shown)
+        w.reset()
+        for column in 0..<grid.end(ofRow: row) { _ = w.put(grid.cells[base + column], exact: true) }
         w.reset()
         w.text("\u{1B}[K")
         w.cursor = nil
@@ -68,9 +80,8 @@ struct TerminalScreenWriter {
       for column in 0..<columns {
         let cell = grid.cells[base + column]
         guard !cell.looksLike(shown.cells[base + column], tolerance: tolerance) else { continue }
-        w.move(row: row, column: column, over: grid)
-        w.put(cell)
-        shown.cells[base + column] = cell
+        w.move(row: row, column: column, over: grid, shown: &shown)
+        shown.cells[base + column] = w.put(cell)
       }
     }
     if !w.bytes.isEmpty { w.reset() }
@@ -108,14 +119,40 @@ struct TerminalScreenWriter {
     dim = false
   }
 
-  /// Writes one cell at the cursor, its colours and style first where they change.
-  mutating func put(_ cell: TerminalCell) {
-    if mode != .none { style(for: cell) }
+  /// Writes one cell at the cursor, its colours and style first where they
+  /// change (beyond the tolerance, unless `exact`); returns the cell as
+  /// written.
+  @discardableResult
+  mutating func put(_ cell: TerminalCell, exact: Bool = false) -> TerminalCell {
+    var cell = cell
+    if mode != .none { style(for: &cell, exact: exact) }
     scalar(cell.character)
     if let c = cursor { cursor = (c.row, c.column + 1) }
+    return cell
   }
 
-  private mutating func style(for cell: TerminalCell) {
+  /// `cell` as it would be written with the colours and style set now, or
+  /// `nil` when it needs an SGR.
+  private func asSet(_ cell: TerminalCell) -> TerminalCell? {
+    guard cell.bold == bold, cell.dim == dim, cell.background.isClose(to: bg, tolerance: tolerance)
+    else { return nil }
+    var written = cell
+    written.background = bg
+    if cell.character != " " {
+      guard cell.foreground.isClose(to: fg, tolerance: tolerance) else { return nil }
+      written.foreground = fg
+    }
+    return written
+  }
+
+  private mutating func style(for cell: inout TerminalCell, exact: Bool) {
+    if !exact && tolerance > 0 {
+      // An ink within the tolerance of the one set is written in it.
+      if cell.background.isClose(to: bg, tolerance: tolerance) { cell.background = bg }
+      if cell.character != " " && cell.foreground.isClose(to: fg, tolerance: tolerance) {
+        cell.foreground = fg
+      }
+    }
     if cell.bold != bold || cell.dim != dim {
       if (bold && !cell.bold) || (dim && !cell.dim) {
         param("22")
@@ -173,7 +210,9 @@ struct TerminalScreenWriter {
   /// the same row a CUF, or writing over the cells in between (of `grid`,
   /// when their colours are the ones set); a carriage return and line feed
   /// to the start of the next row.
-  mutating func move(row: Int, column: Int, over grid: TerminalGrid) {
+  mutating func move(
+    row: Int, column: Int, over grid: TerminalGrid, shown: inout TerminalGrid
+  ) {
     defer { cursor = (row, column) }
     let columns = grid.columns
     let cup =
@@ -189,18 +228,20 @@ struct TerminalScreenWriter {
         var over = 0
         var k = at.column
         while k < column && over < min(cuf, cup) {
-          let cell = grid.cells[row * columns + k]
-          guard cell.background == bg, cell.bold == bold, cell.dim == dim,
-            cell.character == " " || cell.foreground == fg
-          else {
+          guard asSet(grid.cells[row * columns + k]) != nil else {
             over = .max
             break
           }
-          over += UTF8.width(cell.character)
+          over += UTF8.width(grid.cells[row * columns + k].character)
           k += 1
         }
         if over < min(cuf, cup) {
-          for k in at.column..<column { scalar(grid.cells[row * columns + k].character) }
+          for k in at.column..<column {
+            if let written = asSet(grid.cells[row * columns + k]) {
+              scalar(written.character)
+              shown.cells[row * columns + k] = written
+            }
+          }
           return
         }
         if cuf <= cup {

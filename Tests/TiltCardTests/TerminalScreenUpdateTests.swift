@@ -92,11 +92,13 @@ import Testing
     #expect(next.count < 200, "\(next.count) bytes")
   }
 
-  @Test func ctrlLIsTheRedrawKey() {
-    #expect(TerminalKey(byte: 0x0C) == .redraw)
-    #expect(TerminalKey.redraw.sessionCommand == nil)
+  @Test func ctrlLAsksForARedraw() {
     var decoder = TerminalKeyDecoder()
-    #expect(decoder.keys(in: [0x0C, UInt8(ascii: "q")]) == [.redraw, .quit])
+    #expect(
+      decoder.inputs(in: [0x0C, UInt8(ascii: " "), 0x0C]) == [.redraw, .key(.flip), .redraw])
+    #expect(decoder.keys(in: [0x0C, UInt8(ascii: "q")]) == [.quit])
+    // Inside an escape sequence it is no redraw.
+    #expect(decoder.inputs(in: [0x1B, UInt8(ascii: "P"), 0x0C, 0x1B, UInt8(ascii: "\\")]) == [])
   }
 
   @Test func cursorMovesAreTheCheapest() {
@@ -104,12 +106,13 @@ import Testing
     var grid = TerminalGrid(columns: 80, rows: 24)
     grid[5, 3] = TerminalCell(
       character: "x", foreground: .terminalDefault, background: .terminalDefault)
-    w.move(row: 3, column: 0, over: grid)
+    var shown = grid
+    w.move(row: 3, column: 0, over: grid, shown: &shown)
     #expect(String(decoding: w.bytes, as: UTF8.self) == "\u{1B}[4H")
-    w.move(row: 3, column: 2, over: grid)  // two blanks written over
-    w.move(row: 3, column: 40, over: grid)  // CUF
-    w.move(row: 4, column: 0, over: grid)  // a new line
-    w.move(row: 10, column: 10, over: grid)  // CUP
+    w.move(row: 3, column: 2, over: grid, shown: &shown)  // two blanks written over
+    w.move(row: 3, column: 40, over: grid, shown: &shown)  // CUF
+    w.move(row: 4, column: 0, over: grid, shown: &shown)  // a new line
+    w.move(row: 10, column: 10, over: grid, shown: &shown)  // CUP
     #expect(
       String(decoding: w.bytes, as: UTF8.self)
         == "\u{1B}[4H  \u{1B}[38C\r\n\u{1B}[11;11H")
