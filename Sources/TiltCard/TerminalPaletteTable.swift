@@ -11,7 +11,7 @@ import Foundation
 ///
 /// Not thread-safe: one table per screen, used from one thread.
 final class TerminalPaletteTable {
-  /// By `r << 16 | g << 8 | b`: index + 1, plus ``border`` where the
+  /// By the bits of r, g and b interleaved: index + 1, plus ``border`` where the
   /// colours around it differ; 0 for not found yet. `nil` where the memory
   /// could not be had: then every colour is searched.
   private let entries: UnsafeMutablePointer<UInt16>?
@@ -21,6 +21,10 @@ final class TerminalPaletteTable {
     $0 < 16 ? .black : TerminalPalette.rgb(ofIndex256: UInt8($0))
   }
   private let luma = TerminalPalette.luma256
+  /// Each byte's bits spread to every third bit.
+  private let spread: [Int] = (0..<256).map { v in
+    (0..<8).reduce(0) { $0 | ((v >> $1) & 1) << (3 * $1) }
+  }
 
   init() {
     entries = calloc(1 << 24, 2)?.assumingMemoryBound(to: UInt16.self)
@@ -34,7 +38,9 @@ final class TerminalPaletteTable {
     let c = c.clamped
     // Rounded to nearest (c is 0…255).
     let (r, g, b) = (Int(c.r + 0.5), Int(c.g + 0.5), Int(c.b + 0.5))
-    let key = r << 16 | g << 8 | b
+    // The channels' bits interleaved, so that near colours are near in the
+    // table (a frame's colours then share its cache lines).
+    let key = spread[r] << 2 | spread[g] << 1 | spread[b]
     var entry = entries[key]
     if entry == 0 {
       let found = TerminalPalette.nearest256(TerminalColor(Double(r), Double(g), Double(b)))
