@@ -27,11 +27,12 @@ struct TerminalCells {
 
   init(
     canvas: TerminalCanvas, mode: TerminalRenderer.ColorMode, blocks: TerminalRenderer.Blocks,
-    palette: TerminalPaletteTable
+    cache: TerminalRasterCache = TerminalRasterCache()
   ) {
     columns = canvas.columns
     rows = canvas.rows
     self.mode = mode
+    let palette = cache.palette
     self.palette = palette
     let count = columns * rows
     cells = []
@@ -40,6 +41,10 @@ struct TerminalCells {
     cells.reserveCapacity(count)
     means.reserveCapacity(count)
     let allowed: Set<Int>? = blocks == .halfBlocks ? Self.halfBlockMasks : nil
+    // The frame before's cells, where its subpixels were of the same size and depth.
+    let key = TerminalRasterCache.CellsKey(
+      columns: columns, rows: rows, mode: mode, halfBlocks: blocks == .halfBlocks)
+    let before = cache.previous?.key == key ? cache.previous : nil
     // Kept across cells: four entries each, overwritten.
     var inks = [TerminalInk](repeating: .terminalDefault, count: 4)
     var seen = [TerminalColor?](repeating: nil, count: 4)
@@ -52,6 +57,24 @@ struct TerminalCells {
         for row in 0..<rows {
           for column in 0..<columns {
             let top = 2 * row * subWidth + 2 * column
+            if let before {
+              // A cell whose four subpixels are those of the frame before
+              // (the backdrop away from the card) is that frame's cell.
+              var same = true
+              for k in 0..<4 {
+                let i = top + (k >> 1) * subWidth + (k & 1)
+                if colors[i] != before.colors[i] || glow[i] != before.glow[i] {
+                  same = false
+                  break
+                }
+              }
+              if same {
+                let c = row * columns + column
+                means.append(before.means[c])
+                cells.append(before.cells[c])
+                continue
+              }
+            }
             var sum = TerminalColor(0, 0, 0)
             var n = 0
             for k in 0..<4 {
@@ -76,6 +99,13 @@ struct TerminalCells {
         }
       }
     }
+    // The frame before's buffers are the next frame's to draw into.
+    if let old = cache.previous {
+      cache.colors = old.colors
+      cache.glow = old.glow
+    }
+    cache.previous = TerminalRasterCache.PreviousCells(
+      key: key, colors: canvas.colors, glow: canvas.glow, cells: cells, means: means)
   }
 
   /// A subpixel's ink at this depth, and the colour the terminal shows for it.

@@ -15,6 +15,26 @@ final class TerminalRasterCache {
   var wide: [Double] = []
   var scratch: [Double] = []
 
+  /// What cells are made of: their size, depth and blocks.
+  struct CellsKey: Equatable {
+    var columns: Int
+    var rows: Int
+    var mode: TerminalRenderer.ColorMode
+    var halfBlocks: Bool
+  }
+
+  /// The frame before's subpixels and the cells made of them (before any
+  /// text was written over), for ``TerminalCells`` to take again where the
+  /// subpixels are the same.
+  struct PreviousCells {
+    var key: CellsKey
+    var colors: [TerminalColor?]
+    var glow: [Double]
+    var cells: [TerminalCell]
+    var means: [TerminalColor?]
+  }
+  var previous: PreviousCells?
+
   /// The backdrop's colour at each subpixel of a `width` × `height` canvas,
   /// made by `make` for a new size.
   func backdrop(width: Int, height: Int, make: () -> [TerminalColor]) -> [TerminalColor] {
@@ -33,11 +53,10 @@ final class TerminalRasterCache {
     return out
   }
 
-  /// Takes back the buffers of a canvas that is done with.
+  /// Takes back the buffers of a canvas that is done with (its colours and
+  /// sheen are ``previous``'s, and those before them the next frame's).
   func recycle(_ canvas: consuming TerminalCanvas) {
-    colors = canvas.colors
     coverage = canvas.coverage
     materials = canvas.materials
-    glow = canvas.glow
   }
 }

@@ -375,8 +375,7 @@ public struct TerminalRenderer: Sendable {
     let canvas = TerminalCanvas(
       frame: frame, face: face, columns: columns, rows: rows, backdrop: backdrop,
       hardShadow: colorMode == .palette16, smooth: colorMode == .trueColor, cache: cache)
-    var cells = TerminalCells(
-      canvas: canvas, mode: colorMode, blocks: blocks, palette: cache.palette)
+    var cells = TerminalCells(canvas: canvas, mode: colorMode, blocks: blocks, cache: cache)
     placeText(frame, face: face, canvas: canvas, cells: &cells)
     for row in 0..<rows {
       let from = row * columns
