@@ -326,21 +326,41 @@ struct TerminalCanvas {
             }
             sums[y] = s
           }
-          let rowsIn = max(wo.y0, wi.y0)..<min(wo.y1, wi.y1)
+          // Rows the input has nothing in stay 0.
+          let rowsIn = max(wo.y0, wi.y0)..<max(min(wo.y1, wi.y1), max(wo.y0, wi.y0))
+          for y in wo.y0..<wo.y1 where !rowsIn.contains(y) {
+            for x in wo.x0..<wo.x1 { tmp[y * width + x] = 0 }
+          }
           for x in wo.x0..<wo.x1 {
             let add = x + rx + 1
             let drop = x - rx
             let adds = add >= wi.x0 && add < wi.x1
             let drops = drop >= wi.x0 && drop < wi.x1
-            for y in wo.y0..<wo.y1 {
-              let row = y * width
-              var s = sums[y]
-              tmp[row + x] = s / nx
-              if rowsIn.contains(y) {
-                if adds { s += a[row + add] }
-                if drops { s -= a[row + drop] }
+            // s + a[add] - a[drop], in that order, where each is in the input.
+            switch (adds, drops) {
+            case (true, true):
+              for y in rowsIn {
+                let row = y * width
+                let s = sums[y]
+                tmp[row + x] = s / nx
+                sums[y] = s + a[row + add] - a[row + drop]
               }
-              sums[y] = s
+            case (true, false):
+              for y in rowsIn {
+                let row = y * width
+                let s = sums[y]
+                tmp[row + x] = s / nx
+                sums[y] = s + a[row + add]
+              }
+            case (false, true):
+              for y in rowsIn {
+                let row = y * width
+                let s = sums[y]
+                tmp[row + x] = s / nx
+                sums[y] = s - a[row + drop]
+              }
+            case (false, false):
+              for y in rowsIn { tmp[y * width + x] = sums[y] / nx }
             }
           }
           // Down the columns, a row at a time: each column's running sum.
