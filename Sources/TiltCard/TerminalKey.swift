@@ -36,7 +36,9 @@ public enum TerminalKey: Hashable, Sendable {
 /// whole screen drawn again (Ctrl-L, as in every full-screen terminal
 /// program: after something else wrote over it).
 public enum TerminalInput: Hashable, Sendable {
+  /// A key of the view.
   case key(TerminalKey)
+  /// Ctrl-L: draw the whole screen again.
   case redraw
 
   /// The byte of Ctrl-L (form feed).
