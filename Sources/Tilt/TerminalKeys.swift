@@ -3,7 +3,8 @@ import SystemCalls
 import TiltCard
 
 /// The terminal view's keys, as a participant of the loop: space flips, `r`
-/// recenters, `p` stops and starts updates, `q` quits (SPEC §3).
+/// recenters, `p` stops and starts updates, `q` quits (SPEC §3), Ctrl-L
+/// redraws the whole screen.
 ///
 /// Not thread-safe (not `Sendable`): use it from one thread.
 public final class TerminalKeys: LoopParticipant {
@@ -22,7 +23,11 @@ public final class TerminalKeys: LoopParticipant {
 
   public func service(ready: Set<Int32>) throws {
     guard ready.contains(input) else { return }
-    for key in decoder.keys(in: Syscall.readAvailable(input)) {
+    for input in decoder.inputs(in: Syscall.readAvailable(input)) {
+      guard case .key(let key) = input else {
+        try pipeline.sink.redraw()
+        continue
+      }
       guard let command = key.sessionCommand else { return pipeline.requestEnd() }
       try pipeline.perform(command)
     }

@@ -4,7 +4,9 @@ import SystemCalls
 import TiltCard
 
 /// The card drawn in place in the terminal on standard output, in raw mode
-/// while it lives (``finish()`` restores the terminal).
+/// while it lives (``finish()`` restores the terminal). Each frame sends only
+/// the cells that look different from the screen sent before
+/// (``TerminalScreen``); ``redraw()`` sends the whole screen.
 ///
 /// Not thread-safe (not `Sendable`): use it from one thread.
 public final class TerminalSink: FrameSink {
@@ -13,6 +15,7 @@ public final class TerminalSink: FrameSink {
   private let output = OutputSink(
     fileDescriptor: StandardDescriptor.output, destination: "the terminal")
   private var last: CardFrame?
+  private var screen = TerminalScreen()
 
   /// Puts the terminal in raw mode; throws `TerminalMode.Failure` when it cannot.
   public init(renderer: TerminalRenderer) throws {
@@ -35,7 +38,7 @@ public final class TerminalSink: FrameSink {
       pending = true
       return
     }
-    try redraw()
+    try draw()
   }
 
   /// Draws a held-back frame once ``minimumInterval`` has passed, or at once
@@ -46,7 +49,7 @@ public final class TerminalSink: FrameSink {
   public func flush() throws {
     guard pending, let last else { return }
     if LoopClock.now() - drawnAt >= Self.minimumInterval || Self.key(last) != drawnKey {
-      try redraw()
+      try draw()
     }
   }
 
@@ -55,8 +58,8 @@ public final class TerminalSink: FrameSink {
     "\(f.state.rawValue) \(f.face.rawValue) \(f.flipped)"
   }
 
-  /// The live page's URL, kept in the heading (what is printed on standard
-  /// error is drawn over by the view).
+  /// The live page's URL, kept in the heading. Setting it redraws the whole
+  /// screen: what was printed on standard error is drawn over.
   public var servedURL: String? {
     get { renderer.servedURL }
     set {
@@ -71,11 +74,23 @@ public final class TerminalSink: FrameSink {
     renderer.duration = DemoRecording.duration
   }
 
+  /// Draws the last frame again, the whole screen: the terminal was
+  /// resized, or asked for it (Ctrl-L), or may show something else.
   public func redraw() throws {
+    screen.invalidate()
+    try draw()
+  }
+
+  /// Sends what the last frame changes on the screen; nothing when it changes nothing.
+  @inline(never)
+  private func draw() throws {
     guard let last else { return }
     let size = TerminalMode.size() ?? (80, 24)
-    try output.write(renderer.render(last, columns: size.columns, rows: size.rows))
-    try output.flush()
+    let bytes = screen.update(last, renderer: renderer, columns: size.columns, rows: size.rows)
+    if !bytes.isEmpty {
+      try output.append { $0.append(contentsOf: bytes) }
+      try output.flush()
+    }
     drawnAt = LoopClock.now()
     drawnKey = Self.key(last)
     pending = false

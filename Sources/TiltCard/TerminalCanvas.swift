@@ -32,6 +32,9 @@ struct TerminalCanvas {
   /// The card's centre in subpixels.
   let centreX: Double
   let centreY: Double
+  /// The subpixels outside which the card covers none: columns `x0..<x1`,
+  /// rows `y0..<y1`.
+  private(set) var cardBox = (x0: 0, y0: 0, x1: 0, y1: 0)
 
   /// The backdrop of the card: the page's stage, a radial gradient (centre a
   /// third down), dark enough that the face stands out, light enough that a
@@ -54,7 +57,7 @@ struct TerminalCanvas {
   /// where the face covers half a subpixel, drawn in the face's colour.
   init(
     frame: CardFrame, face: TerminalCardFace, columns: Int, rows: Int, backdrop: Bool,
-    hardShadow: Bool, smooth: Bool = true
+    hardShadow: Bool, smooth: Bool = true, cache: TerminalRasterCache = TerminalRasterCache()
   ) {
     self.columns = columns
     self.rows = rows
@@ -69,10 +72,10 @@ struct TerminalCanvas {
     centreX = Double(columns)  // subpixels: 2 a column
     centreY = Double(rows) * 0.98
     let count = 4 * columns * rows
-    colors = Array(repeating: nil, count: count)
-    coverage = Array(repeating: 0, count: count)
-    materials = Array(repeating: nil, count: count)
-    glow = Array(repeating: 0, count: count)
+    colors = TerminalRasterCache.reuse(&cache.colors, nil, count: count)
+    coverage = TerminalRasterCache.reuse(&cache.coverage, 0, count: count)
+    materials = TerminalRasterCache.reuse(&cache.materials, nil, count: count)
+    glow = TerminalRasterCache.reuse(&cache.glow, 0, count: count)
     let subW = 2 * columns
     let subH = 2 * rows
 
@@ -108,11 +111,28 @@ struct TerminalCanvas {
       return (c.screened(s).scaled(light), material, s)
     }
 
+    // The subpixels the card can cover: the box of its projected corners
+    // (the whole canvas where a corner is behind the eye).
+    var box = (x0: 0, y0: 0, x1: subW, y1: subH)
+    let corners = [(-hw, -hh), (hw, -hh), (-hw, hh), (hw, hh)].map {
+      frame.transform.project(x: $0.0, y: $0.1)
+    }
+    if corners.allSatisfy({ $0 != nil }) {
+      let xs = corners.map { centreX + $0!.x * sxPerPoint }
+      let ys = corners.map { centreY + $0!.y * syPerPoint }
+      func clip(_ v: Double, _ limit: Int) -> Int { min(max(Int(v.rounded(.down)), 0), limit) }
+      box = (
+        clip(xs.min()! - 1, subW), clip(ys.min()! - 1, subH),
+        clip(xs.max()! + 2, subW), clip(ys.max()! + 2, subH)
+      )
+    }
+    self.cardBox = box
+
     // The middle of each subpixel first; then 2 × 2 samples where a
     // neighbour differs (the outline, the chip's and the code's edges).
     var kinds = [UInt8](repeating: 0, count: count)
-    for sy in 0..<subH {
-      for sx in 0..<subW {
+    for sy in box.y0..<max(box.y1, box.y0) {
+      for sx in box.x0..<max(box.x1, box.x0) {
         let i = sy * subW + sx
         guard let (c, material, s) = sample(Double(sx) + 0.5, Double(sy) + 0.5) else { continue }
         colors[i] = c
@@ -123,8 +143,8 @@ struct TerminalCanvas {
       }
     }
     let offsets: [(Double, Double)] = [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)]
-    for sy in 0..<subH {
-      for sx in 0..<subW {
+    for sy in box.y0..<max(box.y1, box.y0) {
+      for sx in box.x0..<max(box.x1, box.x0) {
         let i = sy * subW + sx
         let k = kinds[i]
         let edge =
@@ -166,28 +186,48 @@ struct TerminalCanvas {
     // A terminal cell is some 14 points of the card at 80 × 24, so the
     // page's offsets are doubled to leave the card's edge at all.
     let k = Self.shadowReach
-    let tight = shadowLayer(
+    var scratch = cache.scratch
+    cache.scratch = []
+    var tight = ShadowLayer(values: cache.tight, window: (0, 0, 0, 0))
+    cache.tight = []
+    tight.window = shadowLayer(
       dx: k * 0.2 * x.shadowX * sxPerPoint, dy: k * (0.15 * x.shadowY + 1) * syPerPoint,
-      blur: k * 0.15 * x.shadowBlur * syPerPoint)
-    let wide = shadowLayer(
+      blur: k * 0.15 * x.shadowBlur * syPerPoint, layer: &tight.values, scratch: &scratch)
+    var wide = ShadowLayer(values: cache.wide, window: (0, 0, 0, 0))
+    cache.wide = []
+    wide.window = shadowLayer(
       dx: k * 1.2 * x.shadowX * sxPerPoint, dy: k * 1.3 * x.shadowY * syPerPoint,
-      blur: k * 1.6 * x.shadowBlur * syPerPoint)
+      blur: k * 1.6 * x.shadowBlur * syPerPoint, layer: &wide.values, scratch: &scratch)
+    defer { (cache.tight, cache.wide, cache.scratch) = (tight.values, wide.values, scratch) }
+    let stage =
+      backdrop
+      ? cache.backdrop(width: subW, height: subH) {
+        var out: [TerminalColor] = []
+        out.reserveCapacity(count)
+        for sy in 0..<subH {
+          for sx in 0..<subW {
+            let nx = (Double(sx) + 0.5) / Double(subW) - 0.5
+            let ny = ((Double(sy) + 0.5) / Double(subH) - 0.35) * 0.8
+            let d = min((nx * nx + ny * ny).squareRoot() / 0.6, 1)
+            out.append(TerminalColor.mix(Self.backdropCentre, Self.backdropEdge, d))
+          }
+        }
+        return out
+      } : []
     for sy in 0..<subH {
       for sx in 0..<subW {
         let i = sy * subW + sx
-        let alpha = 1 - (1 - 0.30 * tight[i]) * (1 - 0.20 * wide[i])
         let cover = coverage[i]
+        guard cover < 1 else { continue }
+        let t = tight.contains(sx, sy) ? tight.values[i] : 0
+        let w = wide.contains(sx, sy) ? wide.values[i] : 0
+        let alpha = 1 - (1 - 0.30 * t) * (1 - 0.20 * w)
         var under: TerminalColor?
         if backdrop {
-          let nx = (Double(sx) + 0.5) / Double(subW) - 0.5
-          let ny = ((Double(sy) + 0.5) / Double(subH) - 0.35) * 0.8
-          let d = min((nx * nx + ny * ny).squareRoot() / 0.6, 1)
-          under = TerminalColor.mix(Self.backdropCentre, Self.backdropEdge, d)
-            .scaled(1 - min(Self.shadowDepth * alpha, 0.8))
+          under = stage[i].scaled(1 - min(Self.shadowDepth * alpha, 0.8))
         } else if hardShadow && alpha > 0.22 {
           under = .black
         }
-        guard cover < 1 else { continue }
         if let card = colors[i] {
           if !smooth {
             if cover < 0.5 {
@@ -208,59 +248,143 @@ struct TerminalCanvas {
     }
   }
 
+  /// A rectangle of subpixels: columns `x0..<x1`, rows `y0..<y1`.
+  typealias Window = (x0: Int, y0: Int, x1: Int, y1: Int)
+
+  /// One of the shadow's layers: its values in `window`, 0 elsewhere.
+  struct ShadowLayer {
+    var values: [Double]
+    var window: Window
+
+    func contains(_ sx: Int, _ sy: Int) -> Bool {
+      sx >= window.x0 && sx < window.x1 && sy >= window.y0 && sy < window.y1
+    }
+  }
+
   /// The card's coverage moved by (`dx`, `dy`) subpixels and blurred over
-  /// about `blur` (the CSS blur radius, in vertical subpixels).
-  private func shadowLayer(dx: Double, dy: Double, blur: Double) -> [Double] {
+  /// about `blur` (the CSS blur radius, in vertical subpixels), in `layer`'s
+  /// storage with `scratch` for the passes (neither needs to be zero: only
+  /// what the window covers is written and read).
+  private func shadowLayer(
+    dx: Double, dy: Double, blur: Double, layer: inout [Double], scratch: inout [Double]
+  ) -> Window {
     let (subW, subH) = (subWidth, subHeight)
-    var layer = [Double](repeating: 0, count: subW * subH)
+    if layer.count != subW * subH { layer = [Double](repeating: 0, count: subW * subH) }
+    if scratch.count != subW * subH { scratch = [Double](repeating: 0, count: subW * subH) }
     let ix = Int(dx.rounded())
     let iy = Int(dy.rounded())
-    for sy in 0..<subH {
+    // Where the moved coverage can be other than 0.
+    var window = (
+      x0: min(max(cardBox.x0 + ix, 0), subW), y0: min(max(cardBox.y0 + iy, 0), subH),
+      x1: min(max(cardBox.x1 + ix, 0), subW), y1: min(max(cardBox.y1 + iy, 0), subH)
+    )
+    guard window.x0 < window.x1, window.y0 < window.y1 else { return (0, 0, 0, 0) }
+    for sy in window.y0..<window.y1 {
       let from = sy - iy
-      guard from >= 0, from < subH else { continue }
-      for sx in 0..<subW {
-        let f = sx - ix
-        guard f >= 0, f < subW else { continue }
-        layer[sy * subW + sx] = coverage[from * subW + f]
+      for sx in window.x0..<window.x1 {
+        layer[sy * subW + sx] = coverage[from * subW + sx - ix]
       }
     }
     // CSS blur is a Gaussian of σ = radius / 2; two box passes of about σ
     // each way come close. Across, a subpixel is half as wide: twice the boxes.
     let ry = max(Int((blur / 2).rounded()), 0)
     let rx = 2 * ry
+    guard rx > 0 || ry > 0 else { return window }
     for _ in 0..<2 {
-      layer = Self.boxBlur(layer, width: subW, height: subH, rx: rx, ry: ry)
+      window = Self.boxBlur(
+        &layer, scratch: &scratch, width: subW, height: subH, rx: rx, ry: ry, window: window)
     }
-    return layer
+    return window
   }
 
-  /// A box blur of `rx` each way across, then `ry` down, with running sums.
-  static func boxBlur(_ a: [Double], width: Int, height: Int, rx: Int, ry: Int) -> [Double] {
-    guard rx > 0 || ry > 0 else { return a }
-    var tmp = [Double](repeating: 0, count: a.count)
+  /// A box blur of `rx` each way across, then `ry` down, with running sums,
+  /// of the values of `a` in `window` (0 around it), in place; returns the
+  /// window of the result (`window` grown by the radii). `scratch` holds
+  /// the pass across.
+  static func boxBlur(
+    _ a: inout [Double], scratch: inout [Double], width: Int, height: Int, rx: Int, ry: Int,
+    window wi: Window
+  ) -> Window {
+    let wo = (
+      x0: max(wi.x0 - rx, 0), y0: max(wi.y0 - ry, 0), x1: min(wi.x1 + rx, width),
+      y1: min(wi.y1 + ry, height)
+    )
     let nx = Double(2 * rx + 1)
-    for y in 0..<height {
-      let row = y * width
-      var s = 0.0
-      for k in 0...min(rx, width - 1) { s += a[row + k] }
-      for x in 0..<width {
-        tmp[row + x] = s / nx
-        if x + rx + 1 < width { s += a[row + x + rx + 1] }
-        if x - rx >= 0 { s -= a[row + x - rx] }
-      }
-    }
-    var out = [Double](repeating: 0, count: a.count)
     let ny = Double(2 * ry + 1)
-    for x in 0..<width {
-      var s = 0.0
-      for k in 0...min(ry, height - 1) { s += tmp[k * width + x] }
-      for y in 0..<height {
-        out[y * width + x] = s / ny
-        if y + ry + 1 < height { s += tmp[(y + ry + 1) * width + x] }
-        if y - ry >= 0 { s -= tmp[(y - ry) * width + x] }
+    var sums = [Double](repeating: 0, count: max(height, width))
+    a.withUnsafeMutableBufferPointer { a in
+      scratch.withUnsafeMutableBufferPointer { tmp in
+        sums.withUnsafeMutableBufferPointer { sums in
+          // Across each row with its running sum, all the rows at once
+          // (their sums are independent, so they overlap), each in its order.
+          for y in wo.y0..<wo.y1 {
+            var s = 0.0
+            if y >= wi.y0 && y < wi.y1 {
+              let from = max(wo.x0 - rx, wi.x0)
+              let to = min(wo.x0 + rx, wi.x1 - 1)
+              if from <= to { for k in from...to { s += a[y * width + k] } }
+            }
+            sums[y] = s
+          }
+          // Rows the input has nothing in stay 0.
+          let rowsIn = max(wo.y0, wi.y0)..<max(min(wo.y1, wi.y1), max(wo.y0, wi.y0))
+          for y in wo.y0..<wo.y1 where !rowsIn.contains(y) {
+            for x in wo.x0..<wo.x1 { tmp[y * width + x] = 0 }
+          }
+          for x in wo.x0..<wo.x1 {
+            let add = x + rx + 1
+            let drop = x - rx
+            let adds = add >= wi.x0 && add < wi.x1
+            let drops = drop >= wi.x0 && drop < wi.x1
+            // s + a[add] - a[drop], in that order, where each is in the input.
+            switch (adds, drops) {
+            case (true, true):
+              for y in rowsIn {
+                let row = y * width
+                let s = sums[y]
+                tmp[row + x] = s / nx
+                sums[y] = s + a[row + add] - a[row + drop]
+              }
+            case (true, false):
+              for y in rowsIn {
+                let row = y * width
+                let s = sums[y]
+                tmp[row + x] = s / nx
+                sums[y] = s + a[row + add]
+              }
+            case (false, true):
+              for y in rowsIn {
+                let row = y * width
+                let s = sums[y]
+                tmp[row + x] = s / nx
+                sums[y] = s - a[row + drop]
+              }
+            case (false, false):
+              for y in rowsIn { tmp[y * width + x] = sums[y] / nx }
+            }
+          }
+          // Down the columns, a row at a time: each column's running sum.
+          for x in wo.x0..<wo.x1 { sums[x] = 0 }
+          if wo.y0 < wo.y1 {
+            for k in wo.y0...min(wo.y0 + ry, wo.y1 - 1) {
+              for x in wo.x0..<wo.x1 { sums[x] += tmp[k * width + x] }
+            }
+          }
+          for y in wo.y0..<wo.y1 {
+            for x in wo.x0..<wo.x1 { a[y * width + x] = sums[x] / ny }
+            if y + ry + 1 < wo.y1 {
+              let next = (y + ry + 1) * width
+              for x in wo.x0..<wo.x1 { sums[x] += tmp[next + x] }
+            }
+            if y - ry >= wo.y0 {
+              let old = (y - ry) * width
+              for x in wo.x0..<wo.x1 { sums[x] -= tmp[old + x] }
+            }
+          }
+        }
       }
     }
-    return out
+    return wo
   }
 
   /// Where face point (`u`, `v`) of the frame's face is, in subpixels.

@@ -9,12 +9,13 @@ import Foundation
 /// the number and "Valid to 12/2026" bottom left. Both in the page's
 /// continuous (superellipse) corners with a light hairline edge.
 struct TerminalCardFace {
-  var width: Double
-  var height: Double
+  var width: Double { didSet { cornerExtent = Self.cornerExtent(self) } }
+  var height: Double { didSet { cornerExtent = Self.cornerExtent(self) } }
 
   init(width: Double, height: Double) {
     self.width = width
     self.height = height
+    cornerExtent = Self.cornerExtent(self)
   }
 
   /// What a point of a face is made of; text is drawn only over `.face`.
@@ -36,12 +37,16 @@ struct TerminalCardFace {
   /// The corners' size at least (points): on a small screen the page's
   /// corner would be a notch of one subpixel, so the canvas asks for one
   /// that spans a few subpixels (``TerminalCanvas``).
-  var minimumCornerExtent = 0.0
+  var minimumCornerExtent = 0.0 { didSet { cornerExtent = Self.cornerExtent(self) } }
 
   /// How far each corner's curve runs along the edges: the page's (2.1 × its
-  /// radius of 0.12 × the shorter side), or ``minimumCornerExtent``.
-  var cornerExtent: Double {
-    min(max(2.1 * 0.12 * min(width, height), minimumCornerExtent), min(width, height) / 2)
+  /// radius of 0.12 × the shorter side), or ``minimumCornerExtent``. Kept,
+  /// not derived at each point.
+  private(set) var cornerExtent = 0.0
+
+  private static func cornerExtent(_ f: TerminalCardFace) -> Double {
+    let short = min(f.width, f.height)
+    return min(max(2.1 * 0.12 * short, f.minimumCornerExtent), short / 2)
   }
 
   /// Whether (`u`, `v`) is inside the face's outline: the page's rounded

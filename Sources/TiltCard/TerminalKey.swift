@@ -32,6 +32,19 @@ public enum TerminalKey: Hashable, Sendable {
   public static let helpLine = "space flip · r recenter · p stop/start · q quit"
 }
 
+/// What the terminal's input asks of the view: one of its keys, or the
+/// whole screen drawn again (Ctrl-L, as in every full-screen terminal
+/// program: after something else wrote over it).
+public enum TerminalInput: Hashable, Sendable {
+  /// A key of the view.
+  case key(TerminalKey)
+  /// Ctrl-L: draw the whole screen again.
+  case redraw
+
+  /// The byte of Ctrl-L (form feed).
+  public static let redrawByte: UInt8 = 0x0C
+}
+
 /// Terminal input bytes to keys, skipping escape sequences: a function key
 /// (F1 is `ESC O P`), an arrow, Alt with a key, or a terminal's report
 /// carries letters that are not keys of the view (F2's `Q` would quit).
@@ -47,14 +60,24 @@ public struct TerminalKeyDecoder: Sendable {
   /// The keys in `bytes`, one read's worth. A lone ESC at the end of a read
   /// is the Esc key, which is no key of the view: it starts no sequence.
   public mutating func keys(in bytes: some Sequence<UInt8>) -> [TerminalKey] {
-    var keys: [TerminalKey] = []
+    inputs(in: bytes).compactMap {
+      if case .key(let key) = $0 { return key }
+      return nil
+    }
+  }
+
+  /// The keys and the redraws (Ctrl-L) in `bytes`, one read's worth, in order.
+  public mutating func inputs(in bytes: some Sequence<UInt8>) -> [TerminalInput] {
+    var keys: [TerminalInput] = []
     for byte in bytes {
       switch state {
       case .ground:
         if byte == 0x1B {
           state = .escape
+        } else if byte == TerminalInput.redrawByte {
+          keys.append(.redraw)
         } else if let key = TerminalKey(byte: byte) {
-          keys.append(key)
+          keys.append(.key(key))
         }
       case .escape:
         switch byte {

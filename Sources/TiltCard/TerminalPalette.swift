@@ -106,30 +106,56 @@ enum TerminalPalette {
     if let under {
       for k in 0..<4 {
         let lesser = under.screened(glow * Double(k) / 4)
-        floor = max(floor, rgb(ofIndex256: index256(lesser)).luma)
+        floor = max(floor, luma256[Int(nearest256(lesser))])
       }
     }
+    return index256(c, floor: floor)
+  }
+
+  /// The xterm 256-colour index nearest to `c`.
+  static func nearest256(_ c: TerminalColor) -> UInt8 { index256(c, floor: -1) }
+
+  /// The index nearest to `c` of the cube's colours no darker than `floor`
+  /// (luma), or of the greys: by ``TerminalColor/hueWeightedDistance(to:)``
+  /// among the cube's two levels around each channel, then the grey ramp's
+  /// step for a near-grey.
+  static func index256(_ c: TerminalColor, floor: Double) -> UInt8 {
     let c = c.clamped
-    func around(_ v: Double, _ levels: [Double]) -> [Int] {
+    /// The cube levels at and above `v`: `lo` and `lo + 1`, or `lo` alone at the top.
+    func around(_ v: Double) -> (Int, Int) {
       var i = 0
-      while i + 1 < levels.count && levels[i + 1] <= v { i += 1 }
-      return i + 1 < levels.count ? [i, i + 1] : [i]
+      while i + 1 < 6 && cubeLevels[i + 1] <= v { i += 1 }
+      return (i, min(i + 1, 5))
     }
+    let (r0, r1) = around(c.r)
+    let (g0, g1) = around(c.g)
+    let (b0, b1) = around(c.b)
     var best: UInt8 = 16
     var bestDistance = Double.infinity
-    for r in around(c.r, cubeLevels) {
-      for g in around(c.g, cubeLevels) {
-        for b in around(c.b, cubeLevels) {
-          let i = UInt8(16 + 36 * r + 6 * g + b)
-          let candidate = rgb(ofIndex256: i)
-          let d =
-            candidate.hueWeightedDistance(to: c) + (candidate.luma < floor ? 1e9 : 0)
+    // hueWeightedDistance(to:) with each candidate's terms kept (the same sums).
+    let (luma, cb, cr) = (c.luma, c.b - c.luma, c.r - c.luma)
+    let terms = chroma256
+    var r = r0
+    while r <= r1 {
+      var g = g0
+      while g <= g1 {
+        var b = b0
+        while b <= b1 {
+          let i = 16 + 36 * r + 6 * g + b
+          let t = terms[i]
+          let dy = t.luma - luma
+          let dcb = t.cb - cb
+          let dcr = t.cr - cr
+          let d = 3 * dy * dy + dcb * dcb + dcr * dcr + (t.luma < floor ? 1e9 : 0)
           if d < bestDistance {
-            best = i
+            best = UInt8(i)
             bestDistance = d
           }
+          b += 1
         }
+        g += 1
       }
+      r += 1
     }
     let high = max(c.r, c.g, c.b)
     let low = min(c.r, c.g, c.b)
@@ -140,6 +166,16 @@ enum TerminalPalette {
       if rgb(ofIndex256: i).hueWeightedDistance(to: c) < bestDistance { best = i }
     }
     return best
+  }
+
+  /// The luma of each 256-colour index's colour (0 below 16).
+  static let luma256: [Double] = (0..<256).map { $0 < 16 ? 0 : rgb(ofIndex256: UInt8($0)).luma }
+
+  /// Each 256-colour index's luma and colour differences (blue and red
+  /// minus luma), the terms of ``TerminalColor/hueWeightedDistance(to:)``.
+  static let chroma256: [(luma: Double, cb: Double, cr: Double)] = (0..<256).map {
+    let c = $0 < 16 ? TerminalColor.black : rgb(ofIndex256: UInt8($0))
+    return (c.luma, c.b - c.luma, c.r - c.luma)
   }
 
   /// The colour xterm shows for a 256-colour index (16…255).

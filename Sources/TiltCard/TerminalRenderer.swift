@@ -23,7 +23,8 @@ import Foundation
 /// shorter form, or nothing: never a cut word.
 ///
 /// ``render(_:columns:rows:)`` is pure: it returns the escape sequences that
-/// home the cursor and redraw the whole screen in place.
+/// home the cursor and redraw the whole screen in place. ``TerminalScreen``
+/// keeps the screen it last sent and sends only what changed.
 public struct TerminalRenderer: Sendable {
   /// The colours a terminal can show, chosen once from its environment
   /// (``init(environment:)``) and passed in.
@@ -121,24 +122,28 @@ public struct TerminalRenderer: Sendable {
 
   /// The screen for `frame` in a terminal of `columns` × `rows` cells.
   public func render(_ frame: CardFrame, columns: Int, rows: Int) -> String {
+    let grid = grid(frame, columns: columns, rows: rows, cache: TerminalRasterCache())
+    return String(decoding: TerminalScreenWriter.full(grid, mode: colorMode), as: UTF8.self)
+  }
+
+  /// The screen for `frame` as cells: the heading's lines, the card, the
+  /// status and the keys. `cache` keeps what the next frame can use again.
+  func grid(_ frame: CardFrame, columns: Int, rows: Int, cache: TerminalRasterCache)
+    -> TerminalGrid
+  {
     let columns = max(columns, 12)
     let rows = max(rows, 6)
     let top = headingLines(frame, columns: columns, rows: rows)
     let bottom = [statusLine(frame, columns: columns), keysLine(frame, columns: columns)]
     let cardRows = max(rows - top.count - bottom.count, 1)
-    var out = TerminalOutput(mode: colorMode)
-    out.text("\u{1B}[H")
-    for line in top {
-      writeLine(line, into: &out)
+    var grid = TerminalGrid(columns: columns, rows: max(rows, top.count + cardRows + 2))
+    for (row, line) in top.enumerated() {
+      setLine(line, row: row, in: &grid)
     }
-    drawCard(frame, columns: columns, rows: cardRows, into: &out)
-    writeLine(bottom[0], into: &out)
-    out.reset()
-    out.style(dim: true)
-    out.text(bottom[1].text)
-    out.reset()
-    out.text("\u{1B}[K\u{1B}[J")
-    return out.string
+    drawCard(frame, columns: columns, rows: cardRows, top: top.count, into: &grid, cache: cache)
+    setLine(bottom[0], row: top.count + cardRows, in: &grid)
+    setLine(bottom[1], row: top.count + cardRows + 1, in: &grid, dim: true)
+    return grid
   }
 
   /// A line of text with an optional bold part at its start.
@@ -148,19 +153,19 @@ public struct TerminalRenderer: Sendable {
     var accent: Range<Int>? = nil
   }
 
-  private func writeLine(_ line: Line, into out: inout TerminalOutput) {
-    out.reset()
-    let chars = Array(line.text)
-    var i = 0
-    while i < chars.count {
-      let bold = i < line.boldPrefix
-      let accent = line.accent?.contains(i) ?? false
-      out.style(bold: bold, accent: accent)
-      out.text(String(chars[i]))
-      i += 1
+  /// The ink of the progress bar's done part.
+  var accentInk: TerminalInk {
+    switch colorMode {
+    case .trueColor: .rgb(139, 133, 255)
+    case .palette256: .index256(105)
+    default: .ansi(12)
     }
-    out.reset()
-    out.text("\u{1B}[K\r\n")
+  }
+
+  private func setLine(_ line: Line, row: Int, in grid: inout TerminalGrid, dim: Bool = false) {
+    grid.setText(
+      line.text, row: row, boldPrefix: line.boldPrefix, accent: line.accent,
+      accentInk: accentInk, dim: dim, styled: colorMode != .none)
   }
 
   // MARK: Heading, status, keys
@@ -362,24 +367,25 @@ public struct TerminalRenderer: Sendable {
   // MARK: The card
 
   private func drawCard(
-    _ frame: CardFrame, columns: Int, rows: Int, into out: inout TerminalOutput
+    _ frame: CardFrame, columns: Int, rows: Int, top: Int, into grid: inout TerminalGrid,
+    cache: TerminalRasterCache
   ) {
     let face = TerminalCardFace(width: configuration.width, height: configuration.height)
     let backdrop = colorMode == .trueColor || colorMode == .palette256
     let canvas = TerminalCanvas(
       frame: frame, face: face, columns: columns, rows: rows, backdrop: backdrop,
-      hardShadow: colorMode == .palette16, smooth: colorMode == .trueColor)
-    var cells = TerminalCells(canvas: canvas, mode: colorMode, blocks: blocks)
+      hardShadow: colorMode == .palette16, smooth: colorMode == .trueColor, cache: cache)
+    var cells = TerminalCells(canvas: canvas, mode: colorMode, blocks: blocks, cache: cache)
     placeText(frame, face: face, canvas: canvas, cells: &cells)
     for row in 0..<rows {
-      out.reset()
+      let from = row * columns
+      let to = (top + row) * columns
       for column in 0..<columns {
-        let cell = cells.cells[row * columns + column]
-        out.cell(cell)
+        grid.cells[to + column] = cells.cells[from + column]
       }
-      out.reset()
-      out.text("\u{1B}[K\r\n")
+      grid.exact[top + row] = cells.exact[row]
     }
+    cache.recycle(canvas)
   }
 
   /// Writes the face's lines into `cells` where they fit (see the type's comment).
@@ -405,7 +411,7 @@ public struct TerminalRenderer: Sendable {
       let row = Int((p.y / 2).rounded(.down))
       let anchor = Int((p.x / 2).rounded())
       for text in line.variants {
-        let chars = Array(TerminalText.escaped(text))
+        let chars = Array(TerminalText.escaped(text).unicodeScalars)
         let start = line.alignment == .left ? anchor : anchor - chars.count
         let span = (start - 1)...(start + chars.count)
         guard span.allSatisfy({ onFace($0, row) && !used.contains(row * canvas.columns + $0) })
@@ -417,335 +423,5 @@ public struct TerminalRenderer: Sendable {
         break
       }
     }
-  }
-}
-
-/// One cell of the drawing: a character and its two inks.
-struct TerminalCell: Equatable {
-  var character: Character
-  var foreground: TerminalInk
-  var background: TerminalInk
-  var bold = false
-}
-
-/// The canvas's subpixels brought to the terminal's colours and written as
-/// cells: each cell the half block, quadrant or space whose two colours come
-/// closest to its four subpixels.
-struct TerminalCells {
-  let columns: Int
-  let rows: Int
-  let mode: TerminalRenderer.ColorMode
-  var cells: [TerminalCell]
-  /// The mean colour of each cell's subpixels, for text written over it.
-  private var means: [TerminalColor?]
-
-  /// Block Elements by the subpixels they fill: bit 0 top left, 1 top
-  /// right, 2 bottom left, 3 bottom right.
-  static let glyphs: [Character] = [
-    " ", "▘", "▝", "▀", "▖", "▌", "▞", "▛", "▗", "▚", "▐", "▜", "▄", "▙", "▟", "█",
-  ]
-  /// The subpixels of each mask.
-  static let members: [[Int]] = (0..<16).map { mask in (0..<4).filter { mask & (1 << $0) != 0 } }
-  /// The masks the Linux console's fonts can draw.
-  static let halfBlockMasks: Set<Int> = [0, 3, 5, 10, 12, 15]
-
-  init(canvas: TerminalCanvas, mode: TerminalRenderer.ColorMode, blocks: TerminalRenderer.Blocks) {
-    columns = canvas.columns
-    rows = canvas.rows
-    self.mode = mode
-    cells = []
-    means = []
-    cells.reserveCapacity(columns * rows)
-    means.reserveCapacity(columns * rows)
-    let allowed: Set<Int>? = blocks == .halfBlocks ? Self.halfBlockMasks : nil
-    for row in 0..<rows {
-      for column in 0..<columns {
-        let idx = canvas.cellIndices(column: column, row: row)
-        var inks: [TerminalInk] = []
-        var seen: [TerminalColor?] = []
-        var sum = TerminalColor(0, 0, 0)
-        var n = 0
-        for (k, i) in idx.enumerated() {
-          let sx = 2 * column + (k & 1)
-          let sy = 2 * row + (k >> 1)
-          let (ink, rgb) = Self.quantize(
-            canvas.colors[i], glow: canvas.glow[i], mode: mode, x: sx, y: sy)
-          inks.append(ink)
-          seen.append(rgb)
-          if let c = canvas.colors[i] {
-            sum = TerminalColor(sum.r + c.r, sum.g + c.g, sum.b + c.b)
-            n += 1
-          }
-        }
-        means.append(n == 4 ? sum.scaled(0.25) : nil)
-        cells.append(Self.encode(inks: inks, colors: seen, mode: mode, allowed: allowed))
-      }
-    }
-  }
-
-  /// A subpixel's ink at this depth, and the colour the terminal shows for it.
-  static func quantize(
-    _ color: TerminalColor?, glow: Double, mode: TerminalRenderer.ColorMode, x: Int, y: Int
-  ) -> (TerminalInk, TerminalColor?) {
-    guard let color else { return (.terminalDefault, nil) }
-    let c = color.clamped
-    switch mode {
-    case .trueColor:
-      let rgb = TerminalInk.rgb(
-        UInt8(c.r.rounded()), UInt8(c.g.rounded()), UInt8(c.b.rounded()))
-      return (rgb, c)
-    case .palette256:
-      // The face without the sheen (screen: c = base + glow·(255 − base)).
-      let base =
-        glow > 0.01 && glow < 1
-        ? TerminalColor(
-          (c.r - 255 * glow) / (1 - glow), (c.g - 255 * glow) / (1 - glow),
-          (c.b - 255 * glow) / (1 - glow))
-        : nil
-      let i = TerminalPalette.index256(c, under: base, glow: glow)
-      return (.index256(i), TerminalPalette.rgb(ofIndex256: i))
-    case .palette16:
-      var i = TerminalPalette.ansiHue(c)
-      // The sheen's middle in the bright variant of the face's colour.
-      if glow > 0.16 && i != 0 { i += 8 }
-      if i == 7 && c.luma > 200 { i = 15 }
-      return (.ansi(UInt8(i)), TerminalPalette.ansiRGB[i])
-    case .none:
-      return (.ansi(7), .white)
-    }
-  }
-
-  /// The cell for four subpixels (top left, top right, bottom left, bottom right).
-  static func encode(
-    inks: [TerminalInk], colors: [TerminalColor?], mode: TerminalRenderer.ColorMode,
-    allowed: Set<Int>?
-  ) -> TerminalCell {
-    if mode == .none {
-      var mask = 0
-      for k in 0..<4 where colors[k] != nil { mask |= 1 << k }
-      if let allowed, !allowed.contains(mask) {
-        // The nearest drawable: each half whole where it is at least half drawn.
-        mask = (mask & 3 != 0 ? 3 : 0) | (mask & 12 != 0 ? 12 : 0)
-      }
-      return TerminalCell(
-        character: glyphs[mask], foreground: .terminalDefault, background: .terminalDefault)
-    }
-    let members = Self.members
-    // One ink for the whole cell.
-    if inks[1] == inks[0] && inks[2] == inks[0] && inks[3] == inks[0] {
-      return TerminalCell(character: " ", foreground: .terminalDefault, background: inks[0])
-    }
-    // A gentle gradient: the half block, with no search (no quadrant can
-    // be chosen over it below 1200, see the rule after the search).
-    let top = represent(members[3], inks: inks, colors: colors, mode: mode)
-    let bottom = represent(members[12], inks: inks, colors: colors, mode: mode)
-    if top.1 + bottom.1 < 1200 {
-      var (fg, bg) = (top.0, bottom.0)
-      var mask = 3
-      if fg.0 == .terminalDefault {
-        swap(&fg, &bg)
-        mask = 12
-      }
-      return TerminalCell(character: glyphs[mask], foreground: fg.0, background: bg.0)
-    }
-    var best:
-      (
-        mask: Int, error: Double, fg: (TerminalInk, TerminalColor?),
-        bg: (TerminalInk, TerminalColor?)
-      )?
-    var halfBlock: Double = .infinity
-    for mask in 1..<8 {
-      if let allowed, !allowed.contains(mask), !allowed.contains(15 - mask) { continue }
-      let a = members[mask]
-      let b = members[15 - mask]
-      let (fa, ea) = represent(a, inks: inks, colors: colors, mode: mode)
-      let (fb, eb) = represent(b, inks: inks, colors: colors, mode: mode)
-      let error = ea + eb
-      if mask == 3 { halfBlock = error }
-      if best == nil || error < best!.error { best = (mask, error, fa, fb) }
-    }
-    guard var choice = best else {
-      return TerminalCell(character: " ", foreground: .terminalDefault, background: inks[0])
-    }
-    // Half blocks unless a quadrant is clearly closer: a gentle gradient
-    // stays in half blocks, an edge or a corner takes the quadrant.
-    if choice.mask != 3, halfBlock.isFinite, choice.error > 0.5 * halfBlock - 600 {
-      let a = [0, 1]
-      let b = [2, 3]
-      choice = (
-        3, halfBlock, represent(a, inks: inks, colors: colors, mode: mode).0,
-        represent(b, inks: inks, colors: colors, mode: mode).0
-      )
-    }
-    var mask = choice.mask
-    var fg = choice.fg
-    var bg = choice.bg
-    // The terminal's background can only be a background.
-    if fg.0 == .terminalDefault {
-      swap(&fg, &bg)
-      mask = 15 - mask
-    }
-    if let allowed, !allowed.contains(mask) {
-      mask = 15 - mask
-      swap(&fg, &bg)
-    }
-    return TerminalCell(character: glyphs[mask], foreground: fg.0, background: bg.0)
-  }
-
-  /// The ink that stands for subpixels `set` and how far the others are
-  /// from it (squared RGB distance; the terminal's background is far from
-  /// any colour). 24-bit: their mean; else the member closest to the rest.
-  static func represent(
-    _ set: [Int], inks: [TerminalInk], colors: [TerminalColor?], mode: TerminalRenderer.ColorMode
-  ) -> ((TerminalInk, TerminalColor?), Double) {
-    let far = 3 * 255.0 * 255.0
-    let present = set.filter { colors[$0] != nil }
-    if present.count * 2 < set.count || present.isEmpty {
-      return ((.terminalDefault, nil), Double(present.count) * far)
-    }
-    let missing = Double(set.count - present.count) * far
-    if mode == .trueColor {
-      var s = TerminalColor(0, 0, 0)
-      for i in present {
-        s = TerminalColor(s.r + colors[i]!.r, s.g + colors[i]!.g, s.b + colors[i]!.b)
-      }
-      let mean = s.scaled(1 / Double(present.count))
-      let error = present.reduce(0) { $0 + colors[$1]!.distanceSquared(to: mean) }
-      let ink = TerminalInk.rgb(
-        UInt8(mean.r.rounded()), UInt8(mean.g.rounded()), UInt8(mean.b.rounded()))
-      return ((ink, mean), error + missing)
-    }
-    var bestIndex = present[0]
-    var bestError = Double.infinity
-    for i in present {
-      let e = present.reduce(0) { $0 + colors[$1]!.distanceSquared(to: colors[i]!) }
-      if e < bestError {
-        bestError = e
-        bestIndex = i
-      }
-    }
-    return ((inks[bestIndex], colors[bestIndex]), bestError + missing)
-  }
-
-  /// Writes `character` over cell (`column`, `row`): white text over the
-  /// cell's colour, at `opacity`.
-  mutating func write(_ character: Character, column: Int, row: Int, bold: Bool, opacity: Double) {
-    let i = row * columns + column
-    guard let under = means[i] else { return }
-    let text = TerminalColor.mix(under, .white, opacity)
-    let (fg, bg): (TerminalInk, TerminalInk)
-    switch mode {
-    case .trueColor:
-      func ink(_ c: TerminalColor) -> TerminalInk {
-        let c = c.clamped
-        return .rgb(UInt8(c.r.rounded()), UInt8(c.g.rounded()), UInt8(c.b.rounded()))
-      }
-      (fg, bg) = (ink(text), ink(under))
-    case .palette256:
-      let under256 = TerminalPalette.index256(under)
-      let text256: UInt8 = opacity >= 1 ? 231 : 255
-      (fg, bg) = (.index256(text256), .index256(under256))
-    case .palette16:
-      let hue = TerminalPalette.ansiHue(under)
-      (fg, bg) = (.ansi(opacity >= 1 ? 15 : 7), .ansi(UInt8(hue)))
-    case .none:
-      (fg, bg) = (.terminalDefault, .terminalDefault)
-    }
-    cells[i] = TerminalCell(character: character, foreground: fg, background: bg, bold: bold)
-    if mode == .none {
-      // Text on a drawn card: a blank cell either side, so the word stands out.
-      for c in [column - 1, column + 1] where c >= 0 && c < columns {
-        if cells[row * columns + c].character == "█" {
-          cells[row * columns + c].character = " "
-        }
-      }
-    }
-  }
-}
-
-/// The bytes of a screen, with the SGR state tracked so that each change of
-/// colour or style is written once.
-struct TerminalOutput {
-  let mode: TerminalRenderer.ColorMode
-  private(set) var bytes: [UInt8] = []
-  private var fg: TerminalInk? = nil
-  private var bg: TerminalInk? = nil
-  private var bold = false
-  private var dim = false
-  private var accent = false
-
-  init(mode: TerminalRenderer.ColorMode) {
-    self.mode = mode
-    bytes.reserveCapacity(1 << 15)
-  }
-
-  var string: String { String(decoding: bytes, as: UTF8.self) }
-
-  mutating func text(_ s: String) { bytes.append(contentsOf: s.utf8) }
-
-  private mutating func sgr(_ p: String) {
-    bytes.append(contentsOf: "\u{1B}[\(p)m".utf8)
-  }
-
-  /// Back to the terminal's colours and no style.
-  mutating func reset() {
-    guard mode != .none else { return }
-    if fg != nil || bg != nil || bold || dim || accent {
-      sgr("0")
-    }
-    fg = nil
-    bg = nil
-    bold = false
-    dim = false
-    accent = false
-  }
-
-  /// Text styles of the heading and the status lines.
-  mutating func style(bold b: Bool = false, dim d: Bool = false, accent a: Bool = false) {
-    guard mode != .none else { return }
-    if b != bold || d != dim {
-      if bold || dim { sgr("22") }
-      if b { sgr("1") }
-      if d { sgr("2") }
-      bold = b
-      dim = d
-    }
-    if a != accent {
-      if a {
-        let ink: TerminalInk
-        switch mode {
-        case .trueColor: ink = .rgb(139, 133, 255)
-        case .palette256: ink = .index256(105)
-        default: ink = .ansi(12)
-        }
-        sgr(ink.sgr(foreground: true))
-        fg = ink
-      } else {
-        sgr("39")
-        fg = nil
-      }
-      accent = a
-    }
-  }
-
-  /// One cell of the card.
-  mutating func cell(_ c: TerminalCell) {
-    guard mode != .none else {
-      bytes.append(contentsOf: String(c.character).utf8)
-      return
-    }
-    if c.bold != bold {
-      sgr(c.bold ? "1" : "22")
-      bold = c.bold
-    }
-    if c.character != " " && fg != c.foreground {
-      sgr(c.foreground.sgr(foreground: true))
-      fg = c.foreground
-    }
-    if bg != c.background {
-      sgr(c.background.sgr(foreground: false))
-      bg = c.background
-    }
-    bytes.append(contentsOf: String(c.character).utf8)
   }
 }

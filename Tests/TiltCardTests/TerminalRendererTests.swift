@@ -307,12 +307,12 @@ import Testing
           let face = TerminalColor.mix(gradient.0, gradient.1, t).scaled(shade)
           for s in stride(from: 0.02, through: 0.3, by: 0.02) {
             let lit = face.screened(s)
-            let (_, q) = TerminalCells.quantize(lit, glow: s, mode: .palette256, x: 0, y: 0)
+            let (_, q) = TerminalCells.quantize(lit, glow: s, mode: .palette256)
             guard let c = q else { continue }
             for k in [0, 2] {
               let less = face.screened(s * Double(k) / 4)
               let (_, p) = TerminalCells.quantize(
-                less, glow: s * Double(k) / 4, mode: .palette256, x: 0, y: 0)
+                less, glow: s * Double(k) / 4, mode: .palette256)
               #expect(c.luma >= p!.luma, "sheen \(s) on \(face): \(c); \(k)/4 of it: \(p!)")
             }
             if violet {

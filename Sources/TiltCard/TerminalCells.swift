@@ -1,0 +1,300 @@
+import Foundation
+
+/// The canvas's subpixels brought to the terminal's colours and written as
+/// cells: each cell the half block, quadrant or space whose two colours come
+/// closest to its four subpixels.
+struct TerminalCells {
+  let columns: Int
+  let rows: Int
+  let mode: TerminalRenderer.ColorMode
+  let palette: TerminalPaletteTable
+  var cells: [TerminalCell]
+  /// Whether each row's characters are all one column wide (text written
+  /// over the card may not be).
+  var exact: [Bool]
+  /// The mean colour of each cell's subpixels, for text written over it.
+  private var means: [TerminalColor?]
+
+  /// Block Elements by the subpixels they fill: bit 0 top left, 1 top
+  /// right, 2 bottom left, 3 bottom right.
+  static let glyphs: [Unicode.Scalar] = [
+    " ", "▘", "▝", "▀", "▖", "▌", "▞", "▛", "▗", "▚", "▐", "▜", "▄", "▙", "▟", "█",
+  ]
+  /// The subpixels of each mask.
+  static let members: [[Int]] = (0..<16).map { mask in (0..<4).filter { mask & (1 << $0) != 0 } }
+  /// The masks the Linux console's fonts can draw.
+  static let halfBlockMasks: Set<Int> = [0, 3, 5, 10, 12, 15]
+
+  init(
+    canvas: TerminalCanvas, mode: TerminalRenderer.ColorMode, blocks: TerminalRenderer.Blocks,
+    cache: TerminalRasterCache = TerminalRasterCache()
+  ) {
+    columns = canvas.columns
+    rows = canvas.rows
+    self.mode = mode
+    let palette = cache.palette
+    self.palette = palette
+    let count = columns * rows
+    cells = []
+    means = []
+    exact = Array(repeating: true, count: rows)
+    cells.reserveCapacity(count)
+    means.reserveCapacity(count)
+    let allowed: Set<Int>? = blocks == .halfBlocks ? Self.halfBlockMasks : nil
+    // The frame before's cells, where its subpixels were of the same size and depth.
+    let key = TerminalRasterCache.CellsKey(
+      columns: columns, rows: rows, mode: mode, halfBlocks: blocks == .halfBlocks)
+    let before = cache.previous?.key == key ? cache.previous : nil
+    // Kept across cells: four entries each, overwritten.
+    var inks = [TerminalInk](repeating: .terminalDefault, count: 4)
+    var seen = [TerminalColor?](repeating: nil, count: 4)
+    let subWidth = canvas.subWidth
+    // The ink of the last subpixel quantised, by its colour: neighbours are
+    // often alike (the backdrop, a flat band), and then need no search.
+    var last: (TerminalColor, Double, TerminalInk, TerminalColor?)?
+    canvas.colors.withUnsafeBufferPointer { colors in
+      canvas.glow.withUnsafeBufferPointer { glow in
+        for row in 0..<rows {
+          for column in 0..<columns {
+            let top = 2 * row * subWidth + 2 * column
+            if let before {
+              // A cell whose four subpixels are those of the frame before
+              // (the backdrop away from the card) is that frame's cell.
+              var same = true
+              for k in 0..<4 {
+                let i = top + (k >> 1) * subWidth + (k & 1)
+                if colors[i] != before.colors[i] || glow[i] != before.glow[i] {
+                  same = false
+                  break
+                }
+              }
+              if same {
+                let c = row * columns + column
+                means.append(before.means[c])
+                cells.append(before.cells[c])
+                continue
+              }
+            }
+            var sum = TerminalColor(0, 0, 0)
+            var n = 0
+            for k in 0..<4 {
+              let i = top + (k >> 1) * subWidth + (k & 1)
+              let color = colors[i]
+              if let l = last, l.0 == color, l.1 == glow[i] {
+                (inks[k], seen[k]) = (l.2, l.3)
+              } else {
+                let (ink, rgb) = Self.quantize(color, glow: glow[i], mode: mode, palette: palette)
+                inks[k] = ink
+                seen[k] = rgb
+                if let color { last = (color, glow[i], ink, rgb) }
+              }
+              if let c = color {
+                sum = TerminalColor(sum.r + c.r, sum.g + c.g, sum.b + c.b)
+                n += 1
+              }
+            }
+            means.append(n == 4 ? sum.scaled(0.25) : nil)
+            cells.append(Self.encode(inks: inks, colors: seen, mode: mode, allowed: allowed))
+          }
+        }
+      }
+    }
+    // The frame before's buffers are the next frame's to draw into.
+    if let old = cache.previous {
+      cache.colors = old.colors
+      cache.glow = old.glow
+    }
+    cache.previous = TerminalRasterCache.PreviousCells(
+      key: key, colors: canvas.colors, glow: canvas.glow, cells: cells, means: means)
+  }
+
+  /// A subpixel's ink at this depth, and the colour the terminal shows for it.
+  static func quantize(
+    _ color: TerminalColor?, glow: Double, mode: TerminalRenderer.ColorMode,
+    palette: TerminalPaletteTable = TerminalPaletteTable()
+  ) -> (TerminalInk, TerminalColor?) {
+    guard let color else { return (.terminalDefault, nil) }
+    let c = color.clamped
+    switch mode {
+    case .trueColor:
+      // Rounded to nearest (c is 0…255).
+      let rgb = TerminalInk.rgb(UInt8(c.r + 0.5), UInt8(c.g + 0.5), UInt8(c.b + 0.5))
+      return (rgb, c)
+    case .palette256:
+      // The face without the sheen (screen: c = base + glow·(255 − base)).
+      let base =
+        glow > 0.01 && glow < 1
+        ? TerminalColor(
+          (c.r - 255 * glow) / (1 - glow), (c.g - 255 * glow) / (1 - glow),
+          (c.b - 255 * glow) / (1 - glow))
+        : nil
+      let i = palette.index256(c, under: base, glow: glow)
+      return (.index256(i), palette.colors[Int(i)])
+    case .palette16:
+      var i = TerminalPalette.ansiHue(c)
+      // The sheen's middle in the bright variant of the face's colour.
+      if glow > 0.16 && i != 0 { i += 8 }
+      if i == 7 && c.luma > 200 { i = 15 }
+      return (.ansi(UInt8(i)), TerminalPalette.ansiRGB[i])
+    case .none:
+      return (.ansi(7), .white)
+    }
+  }
+
+  /// The cell for four subpixels (top left, top right, bottom left, bottom right).
+  static func encode(
+    inks: [TerminalInk], colors: [TerminalColor?], mode: TerminalRenderer.ColorMode,
+    allowed: Set<Int>?
+  ) -> TerminalCell {
+    if mode == .none {
+      var mask = 0
+      for k in 0..<4 where colors[k] != nil { mask |= 1 << k }
+      if let allowed, !allowed.contains(mask) {
+        // The nearest drawable: each half whole where it is at least half drawn.
+        mask = (mask & 3 != 0 ? 3 : 0) | (mask & 12 != 0 ? 12 : 0)
+      }
+      return TerminalCell(
+        character: glyphs[mask], foreground: .terminalDefault, background: .terminalDefault)
+    }
+    // One ink for the whole cell.
+    if inks[1] == inks[0] && inks[2] == inks[0] && inks[3] == inks[0] {
+      return TerminalCell(character: " ", foreground: .terminalDefault, background: inks[0])
+    }
+    // A gentle gradient: the half block, with no search (no quadrant can
+    // be chosen over it below 1200, see the rule after the search).
+    let top = represent(3, inks: inks, colors: colors, mode: mode)
+    let bottom = represent(12, inks: inks, colors: colors, mode: mode)
+    if top.1 + bottom.1 < 1200 {
+      var (fg, bg) = (top.0, bottom.0)
+      var mask = 3
+      if fg == .terminalDefault {
+        swap(&fg, &bg)
+        mask = 12
+      }
+      return TerminalCell(character: glyphs[mask], foreground: fg, background: bg)
+    }
+    var best: (mask: Int, error: Double, fg: TerminalInk, bg: TerminalInk)?
+    var halfBlock: Double = .infinity
+    for mask in 1..<8 {
+      if let allowed, !allowed.contains(mask), !allowed.contains(15 - mask) { continue }
+      let (fa, ea) = mask == 3 ? top : represent(mask, inks: inks, colors: colors, mode: mode)
+      let (fb, eb) =
+        mask == 3 ? bottom : represent(15 - mask, inks: inks, colors: colors, mode: mode)
+      let error = ea + eb
+      if mask == 3 { halfBlock = error }
+      if best == nil || error < best!.error { best = (mask, error, fa, fb) }
+    }
+    guard var choice = best else {
+      return TerminalCell(character: " ", foreground: .terminalDefault, background: inks[0])
+    }
+    // Half blocks unless a quadrant is clearly closer: a gentle gradient
+    // stays in half blocks, an edge or a corner takes the quadrant.
+    if choice.mask != 3, halfBlock.isFinite, choice.error > 0.5 * halfBlock - 600 {
+      choice = (3, halfBlock, top.0, bottom.0)
+    }
+    var mask = choice.mask
+    var fg = choice.fg
+    var bg = choice.bg
+    // The terminal's background can only be a background.
+    if fg == .terminalDefault {
+      swap(&fg, &bg)
+      mask = 15 - mask
+    }
+    if let allowed, !allowed.contains(mask) {
+      mask = 15 - mask
+      swap(&fg, &bg)
+    }
+    return TerminalCell(character: glyphs[mask], foreground: fg, background: bg)
+  }
+
+  /// The ink that stands for the subpixels of `mask` and how far the
+  /// others are from it (squared RGB distance; the terminal's background is
+  /// far from any colour). 24-bit: their mean; else the member closest to
+  /// the rest.
+  static func represent(
+    _ mask: Int, inks: [TerminalInk], colors: [TerminalColor?], mode: TerminalRenderer.ColorMode
+  ) -> (TerminalInk, Double) {
+    let far = 3 * 255.0 * 255.0
+    var size = 0
+    var present = 0
+    for k in 0..<4 where mask & (1 << k) != 0 {
+      size += 1
+      if colors[k] != nil { present += 1 }
+    }
+    if present * 2 < size || present == 0 {
+      return (.terminalDefault, Double(present) * far)
+    }
+    let missing = Double(size - present) * far
+    if mode == .trueColor {
+      var s = TerminalColor(0, 0, 0)
+      for k in 0..<4 where mask & (1 << k) != 0 {
+        guard let c = colors[k] else { continue }
+        s = TerminalColor(s.r + c.r, s.g + c.g, s.b + c.b)
+      }
+      let mean = s.scaled(1 / Double(present))
+      var error = 0.0
+      for k in 0..<4 where mask & (1 << k) != 0 {
+        guard let c = colors[k] else { continue }
+        error += c.distanceSquared(to: mean)
+      }
+      // Rounded to nearest (the colours are 0…255).
+      let ink = TerminalInk.rgb(UInt8(mean.r + 0.5), UInt8(mean.g + 0.5), UInt8(mean.b + 0.5))
+      return (ink, error + missing)
+    }
+    var bestIndex = -1
+    var bestError = Double.infinity
+    for i in 0..<4 where mask & (1 << i) != 0 {
+      guard let ci = colors[i] else { continue }
+      var e = 0.0
+      for k in 0..<4 where mask & (1 << k) != 0 {
+        guard let c = colors[k] else { continue }
+        e += c.distanceSquared(to: ci)
+      }
+      if e < bestError {
+        bestError = e
+        bestIndex = i
+      }
+    }
+    return (inks[bestIndex], bestError + missing)
+  }
+
+  /// Writes `character` over cell (`column`, `row`): white text over the
+  /// cell's colour, at `opacity`.
+  mutating func write(
+    _ character: Unicode.Scalar, column: Int, row: Int, bold: Bool, opacity: Double
+  ) {
+    let i = row * columns + column
+    guard let under = means[i] else { return }
+    if !TerminalCell.isNarrow(character) { exact[row] = false }
+    let text = TerminalColor.mix(under, .white, opacity)
+    let (fg, bg): (TerminalInk, TerminalInk)
+    switch mode {
+    case .trueColor:
+      func ink(_ c: TerminalColor) -> TerminalInk {
+        let c = c.clamped
+        return .rgb(UInt8(c.r.rounded()), UInt8(c.g.rounded()), UInt8(c.b.rounded()))
+      }
+      (fg, bg) = (ink(text), ink(under))
+    case .palette256:
+      let under256 = palette.index256(under)
+      let text256: UInt8 = opacity >= 1 ? 231 : 255
+      (fg, bg) = (.index256(text256), .index256(under256))
+    case .palette16:
+      let hue = TerminalPalette.ansiHue(under)
+      (fg, bg) = (.ansi(opacity >= 1 ? 15 : 7), .ansi(UInt8(hue)))
+    case .none:
+      (fg, bg) = (.terminalDefault, .terminalDefault)
+    }
+    cells[i] = TerminalCell(
+      character: character, foreground: character == " " ? .terminalDefault : fg,
+      background: bg, bold: bold)
+    if mode == .none {
+      // Text on a drawn card: a blank cell either side, so the word stands out.
+      for c in [column - 1, column + 1] where c >= 0 && c < columns {
+        if cells[row * columns + c].character == "█" {
+          cells[row * columns + c].character = " "
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,102 @@
+/// One cell of the screen: a character, its two inks and its style.
+struct TerminalCell: Equatable {
+  var character: Unicode.Scalar
+  var foreground: TerminalInk
+  var background: TerminalInk
+  var bold = false
+  var dim = false
+
+  /// The terminal's own background, nothing on it.
+  static let blank = TerminalCell(
+    character: " ", foreground: .terminalDefault, background: .terminalDefault)
+
+  /// Whether the cell looks like `other` within `tolerance` per channel of a
+  /// 24-bit ink (0: the same inks). A space's foreground does not show.
+  func looksLike(_ other: TerminalCell, tolerance: Int) -> Bool {
+    guard character == other.character, bold == other.bold, dim == other.dim,
+      background.isClose(to: other.background, tolerance: tolerance)
+    else { return false }
+    return character == " " || foreground.isClose(to: other.foreground, tolerance: tolerance)
+  }
+
+  /// Whether the terminal is sure to draw `character` one column wide, as the
+  /// grid counts it: ASCII, Latin-1 and the rest to U+02FF, the dashes,
+  /// bullets and ellipsis of General Punctuation, the minus sign, the box
+  /// drawing and block elements.
+  static func isNarrow(_ character: Unicode.Scalar) -> Bool {
+    switch character.value {
+    case 0x20...0x7E, 0xA0...0x2FF, 0x2010...0x2027, 0x2212, 0x2500...0x259F: return true
+    default: return false
+    }
+  }
+}
+
+/// A whole screen as cells, row by row: what the view shows for one frame,
+/// before it is turned into bytes (``TerminalScreenWriter``).
+struct TerminalGrid: Equatable {
+  let columns: Int
+  let rows: Int
+  var cells: [TerminalCell]
+  /// Whether every character of each row is one column wide
+  /// (``TerminalCell/isNarrow(_:)``), so that the terminal's columns are the
+  /// grid's and a cell can be rewritten on its own; a row that is not is
+  /// rewritten whole.
+  var exact: [Bool]
+  /// Whether each row is a line of text (the heading, the status, the keys),
+  /// written to its last character, or the card's, written in full.
+  var isText: [Bool]
+
+  /// `columns` × `rows` blank cells.
+  init(columns: Int, rows: Int) {
+    self.columns = columns
+    self.rows = rows
+    cells = Array(repeating: .blank, count: columns * rows)
+    exact = Array(repeating: true, count: rows)
+    isText = Array(repeating: false, count: rows)
+  }
+
+  subscript(column: Int, row: Int) -> TerminalCell {
+    get { cells[row * columns + column] }
+    set { cells[row * columns + column] = newValue }
+  }
+
+  /// Writes `text` at the start of `row`, cut at the screen's width, with
+  /// the first `boldPrefix` characters bold, those in `accent` in `accentInk`
+  /// and all of them `dim` where asked.
+  mutating func setText(
+    _ text: String, row: Int, boldPrefix: Int = 0, accent: Range<Int>? = nil,
+    accentInk: TerminalInk = .terminalDefault, dim: Bool = false, styled: Bool = true
+  ) {
+    guard row >= 0, row < rows else { return }
+    isText[row] = true
+    // A scalar a cell: a combining mark takes none on the terminal, so its
+    // row is not exact and is written whole, in order.
+    for (k, ch) in text.unicodeScalars.enumerated() {
+      guard k < columns else { break }
+      if !TerminalCell.isNarrow(ch) { exact[row] = false }
+      let inAccent = styled && (accent?.contains(k) ?? false)
+      self[k, row] = TerminalCell(
+        character: ch, foreground: inAccent ? accentInk : .terminalDefault,
+        background: .terminalDefault, bold: styled && k < boldPrefix, dim: styled && dim)
+    }
+  }
+
+  /// The column after the last cell of `row` that is not blank; 0 for none.
+  func end(ofRow row: Int) -> Int {
+    var c = columns
+    while c > 0 && cells[row * columns + c - 1] == .blank { c -= 1 }
+    return c
+  }
+}
+
+extension TerminalInk {
+  /// Equal, or both 24-bit and no channel more than `tolerance` apart.
+  func isClose(to other: TerminalInk, tolerance: Int) -> Bool {
+    if self == other { return true }
+    guard tolerance > 0, case .rgb(let r, let g, let b) = self,
+      case .rgb(let r2, let g2, let b2) = other
+    else { return false }
+    return abs(Int(r) - Int(r2)) <= tolerance && abs(Int(g) - Int(g2)) <= tolerance
+      && abs(Int(b) - Int(b2)) <= tolerance
+  }
+}

@@ -1,0 +1,46 @@
+/// What a terminal shows, as the view last sent it, and the bytes that
+/// bring it to the next frame: only the cells that look different
+/// (``TerminalScreenWriter``), nothing when none does.
+///
+/// In 24-bit colour a cell within ``trueColorTolerance`` of what is shown is
+/// left as it is, so a sheen or a light that moves by a hair does not resend
+/// the card; a cell that is sent is sent exactly. The screen is redrawn whole
+/// at the first frame, at a new size, and after ``invalidate()`` (the
+/// terminal was resized, or may not show what was sent: Ctrl-L).
+///
+/// Not thread-safe (not `Sendable`): one screen, drawn from one thread.
+public struct TerminalScreen {
+  /// How far a 24-bit channel may be from the shown one (of 255) before the
+  /// cell is sent again: below what the eye sees on a gradient.
+  public static let trueColorTolerance = 3
+
+  private var shown: TerminalGrid?
+  private let cache = TerminalRasterCache()
+
+  public init() {}
+
+  /// Forgets what the terminal shows: the next update redraws it whole.
+  public mutating func invalidate() { shown = nil }
+
+  /// The bytes that bring the terminal to `frame` drawn by `renderer` in
+  /// `columns` × `rows` cells; empty when nothing visible changed.
+  public mutating func update(
+    _ frame: CardFrame, renderer: TerminalRenderer, columns: Int, rows: Int
+  ) -> [UInt8] {
+    let grid = renderer.grid(frame, columns: columns, rows: rows, cache: cache)
+    let mode = renderer.colorMode
+    let tolerance = mode == .trueColor ? Self.trueColorTolerance : 0
+    if var shown, shown.columns == grid.columns, shown.rows == grid.rows {
+      let bytes = TerminalScreenWriter.update(
+        from: &shown, to: grid, tolerance: tolerance, mode: mode)
+      self.shown = shown
+      return bytes
+    }
+    // Whole: every row written over from the top left, the rest cleared.
+    var written = grid
+    let bytes = TerminalScreenWriter.full(
+      grid, mode: mode, tolerance: tolerance, shown: &written)
+    shown = written
+    return bytes
+  }
+}
