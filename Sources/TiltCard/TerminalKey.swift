@@ -18,7 +18,7 @@ public enum TerminalKey: Hashable, Sendable {
     }
   }
 
-  /// What the session does for this key; `nil` for quit, which the caller handles.
+  /// What ``CardSession`` does for this key; `nil` for quit, which the caller handles.
   public var sessionCommand: CardSession.Command? {
     switch self {
     case .flip: return .flip

@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// Text from a device or a file made safe to print to a terminal.
 ///
 /// A device name is chosen by whoever made the device (any user with
@@ -9,41 +11,11 @@
 public enum TerminalText {
   /// `text` with its control characters shown as escapes.
   public static func escaped(_ text: some StringProtocol) -> String {
-    var out = ""
-    out.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars {
-      if let escape = escape(for: scalar) {
-        out += escape
-      } else {
-        out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
+    TerminalEscapes.escaped(text)
   }
 
   /// Whether `text` prints as it is.
   public static func isSafe(_ text: some StringProtocol) -> Bool {
-    text.unicodeScalars.allSatisfy { escape(for: $0) == nil }
-  }
-
-  private static func escape(for scalar: Unicode.Scalar) -> String? {
-    switch scalar.value {
-    case 0x09: return nil
-    case 0x0A: return "\\n"
-    case 0x0D: return "\\r"
-    case 0x1B: return "\\e"
-    case 0x5C: return nil
-    case 0x00..<0x20, 0x7F: return "\\x" + hex(scalar.value, width: 2)
-    case 0x80..<0xA0: return "\\u{" + hex(scalar.value, width: 2) + "}"
-    // Bidirectional embeddings, overrides and isolates reorder what follows them.
-    case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C:
-      return "\\u{" + hex(scalar.value, width: 4) + "}"
-    default: return nil
-    }
-  }
-
-  private static func hex(_ value: UInt32, width: Int) -> String {
-    let digits = String(value, radix: 16, uppercase: true)
-    return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    TerminalEscapes.isSafe(text)
   }
 }

@@ -1,4 +1,5 @@
 import CommandLineOptions
+import EvdevCore
 import SystemCalls
 import Tilt
 import TiltCard
@@ -13,7 +14,7 @@ enum ReplayCommand: Command {
       name: "FILE",
       help: """
         An evemu recording (evemu-record's format) or a CSV log
-        with a header row (t_s, acc_x_g… or acc_x_m_s2…, gyr_…).
+        with a header row (\(CSVColumns.time), \(CSVColumns.accelerometerG.x)… or \(CSVColumns.accelerometerMetresPerSecondSquared.x)…, \(CSVColumns.gyroscopeRadiansPerSecond.prefix)_…).
         """)
   ]
   static let options: [OptionDeclaration] =

@@ -127,7 +127,8 @@ extension PipelineOptions {
       validation: .custom { text throws(UsageError) in _ = try serveAddress(text) }),
     .value(
       "serve-token", "TOKEN",
-      help: "The token instead of a random one (\(Access.minimumTokenLength) to 256 of A-Z a-z\n"
+      help:
+        "The token instead of a random one (\(Access.minimumTokenLength) to \(Access.maximumTokenLength) of A-Z a-z\n"
         + "0-9 - _ . ~); required on loopback too when given."),
   ]
 

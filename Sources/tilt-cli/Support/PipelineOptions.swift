@@ -89,7 +89,7 @@ struct PipelineOptions {
       }
       guard Access.isValidToken(token) else {
         throw UsageError(
-          "'--serve-token' needs \(Access.minimumTokenLength) to 256 characters of A-Z a-z 0-9 - _ . ~ "
+          "'--serve-token' needs \(Access.minimumTokenLength) to \(Access.maximumTokenLength) characters of A-Z a-z 0-9 - _ . ~ "
             + "(\(token.utf8.count) given); leave it out for a random one")
       }
       serveToken = token
