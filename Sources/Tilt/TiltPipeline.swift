@@ -31,7 +31,7 @@ public final class TiltPipeline {
   /// Keeps the motion session (fusion, filter, reference) across updates
   /// stopped by a command rather than starting a new one: a paced replay
   /// that holds its recording while stopped continues without a jump
-  /// (``RecordingPlayer``). An idle stop still ends the session.
+  /// (``TiltMotionManager`` on a paced recording). An idle stop still ends the session.
   public var keepsMotionSessionWhileStopped = false
 
   private var fromManager: [CardFrame] = []
