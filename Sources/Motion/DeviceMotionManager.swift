@@ -30,6 +30,22 @@ import SystemCalls
 /// Not thread-safe (not `Sendable`): use it from one thread; the handler runs
 /// on the thread that runs the loop.
 public final class DeviceMotionManager: LoopParticipant {
+  /// What happens to the updates and the device, the same for every kind
+  /// of device: for an app that follows them (a service, a test).
+  public enum LifecycleEvent: Hashable, Sendable {
+    /// Updates started (the device opened, or a recording's clock runs).
+    case started
+    /// Updates stopped (the device closed, or a recording held).
+    case stopped
+    /// The device went away and is waited for (``waitsForReconnect``).
+    case waitingForDevice
+    /// The device waited for is back.
+    case deviceBack
+    /// Nothing more will come: a recording's end, or a device gone without
+    /// ``waitsForReconnect``.
+    case ended
+  }
+
   /// Why ``run(endingOn:)`` ended.
   public enum Ending: Hashable, Sendable {
     /// A signal the loop handles, ``requestEnd()``, or the processor's end request.
@@ -63,6 +79,8 @@ public final class DeviceMotionManager: LoopParticipant {
   /// Called once when a paced recording has reached its end and the
   /// processor has settled, with the source time of that end.
   public var onRecordingEnd: ((Double) -> Void)?
+  /// Called with each ``LifecycleEvent``, on the loop's thread.
+  public var onLifecycle: (LifecycleEvent) -> Void = { _ in }
 
   /// The device, once opened.
   public private(set) var device: (any MotionDevice)?
@@ -74,6 +92,8 @@ public final class DeviceMotionManager: LoopParticipant {
   private var gone = false
   private var endRequested = false
   private var reportedEnd = false
+  /// Whether the processor's updates ran at the latest follow.
+  private var wasActive = false
   /// The device is a recording that has nothing more (it may play again).
   private var deviceEnded = false
 
@@ -156,8 +176,12 @@ public final class DeviceMotionManager: LoopParticipant {
   /// processor took outside the loop): open, closed or held as ``policy`` says.
   public func followProcessor() throws {
     guard let device, let processor else { return }
-    try device.follow(
-      policy.use(active: processor.isActive, stoppedForIdle: processor.isStoppedForIdle))
+    let active = processor.isActive
+    try device.follow(policy.use(active: active, stoppedForIdle: processor.isStoppedForIdle))
+    if active != wasActive {
+      wasActive = active
+      onLifecycle(active ? .started : .stopped)
+    }
   }
 
   private func open() throws {
@@ -170,7 +194,14 @@ public final class DeviceMotionManager: LoopParticipant {
   /// Reads `device` from now on into `processor`, seeded with the bias stored for it.
   private func adopt(_ device: any MotionDevice, processor: any MotionProcessor) {
     device.waitsForReconnect = waitsForReconnect
-    device.onNote = { [unowned self] in onNote($0) }
+    device.onNote = { [unowned self] note in
+      switch note {
+      case .deviceWentAway(_, true): onLifecycle(.waitingForDevice)
+      case .deviceIsBack: onLifecycle(.deviceBack)
+      default: break
+      }
+      onNote(note)
+    }
     self.device = device
     self.processor = processor
     applyInterval()
@@ -225,12 +256,19 @@ public final class DeviceMotionManager: LoopParticipant {
     let mine = ready.intersection(device.pollDescriptors)
     if let items = try device.readSteps(ready: ready) {
       deviceEnded = false
-      for item in items { try take(item, into: processor) }
+      if policy.buttonsStartUpdates {
+        try processor.take(items)
+      } else {
+        for item in items { try take(item, into: processor) }
+      }
     } else {
       deviceEnded = true
       try recordingDone(device, processor)
     }
-    if device.isGone { gone = true }
+    if device.isGone, !gone {
+      gone = true
+      onLifecycle(.ended)
+    }
     if mine.isEmpty {
       // Wake-ups due while the device is silent (a display frame, the idle stop).
       var last = -Double.infinity
@@ -247,11 +285,10 @@ public final class DeviceMotionManager: LoopParticipant {
   /// updates, a press while stopped is dropped (a batch read can hold a
   /// press after the stop); an idle stop due by its time comes first.
   private func take(_ item: SourceItem, into processor: any MotionProcessor) throws {
+    guard !item.pressedButtons.isEmpty else { return try processor.take(item) }
     var item = item
-    if !policy.buttonsStartUpdates, !item.pressedButtons.isEmpty {
-      try processor.advance(to: item.time)
-      if !processor.isActive { item.pressedButtons = [] }
-    }
+    try processor.advance(to: item.time)
+    if !processor.isActive { item.pressedButtons = [] }
     try processor.take(item)
   }
 
@@ -264,6 +301,7 @@ public final class DeviceMotionManager: LoopParticipant {
       return
     }
     reportedEnd = true
+    onLifecycle(.ended)
     if device.wakeDelay(until: 0) != nil { onRecordingEnd?(device.handOutNow()) }
     if !holdsAtEnd || device.wakeDelay(until: 0) == nil { ended = .recordingEnded }
   }

@@ -26,6 +26,9 @@ public protocol MotionProcessor: AnyObject {
   func recenter() throws
   /// Takes one step of the device.
   func take(_ item: SourceItem) throws
+  /// Takes the steps of one read, oldest first (one call a batch: a replay
+  /// at full speed hands over hundreds at a time).
+  func take(_ items: [SourceItem]) throws
   /// Serves the wake-ups due up to source time `t`, with no new input.
   func advance(to t: Double) throws
   /// Ends every turn of the loop (makes output visible).
@@ -40,6 +43,9 @@ public protocol MotionProcessor: AnyObject {
 
 extension MotionProcessor {
   public var motionManager: MotionManager? { nil }
+  public func take(_ items: [SourceItem]) throws {
+    for item in items { try take(item) }
+  }
   public var isStoppedForIdle: Bool { false }
   public var endRequested: Bool { false }
   public var wakeTime: Double? { nil }

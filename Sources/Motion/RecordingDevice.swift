@@ -108,23 +108,32 @@ public final class RecordingDevice: MotionDevice {
   }
 
   public func readSteps(ready: Set<Int32>) throws -> [SourceItem]? {
-    guard next != nil else { return nil }
+    guard let first = next else { return nil }
     guard !isHeld, let start else { return [] }
-    var items: [SourceItem] = []
     let wall = speed.map { start.duration(to: .now).seconds * $0 } ?? .infinity
-    while let item = next, dueTime(of: item.time) <= wall, items.count < Self.batchAtFullSpeed {
+    // Locals in the loop: a replay at full speed takes hundreds a turn.
+    var source = self.source
+    defer { self.source = source }
+    let offset = self.offset
+    var reached = self.reached
+    var items: [SourceItem] = []
+    var upcoming: SourceItem? = first
+    while let item = upcoming, dueTime(of: item.time) <= wall,
+      items.count < Self.batchAtFullSpeed
+    {
       items.append(item)
       reached = max(reached, item.time)
-      playedItems += 1
-      next = try step()
+      if var following = try source.next() {
+        following.time += offset
+        upcoming = following
+      } else {
+        upcoming = nil
+      }
     }
+    next = upcoming
+    self.reached = reached
+    playedItems += items.count
     return items
-  }
-
-  private func step() throws -> SourceItem? {
-    guard var item = try source.next() else { return nil }
-    item.time += offset
-    return item
   }
 
   public func nextPass() throws -> Bool {
@@ -132,7 +141,8 @@ public final class RecordingDevice: MotionDevice {
     source = try again()
     offset = reached + gapBetweenPasses
     playedAtPassStart = playedItems
-    next = try step()
+    next = try source.next()
+    next?.time += offset
     return true
   }
 

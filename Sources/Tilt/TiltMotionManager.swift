@@ -123,6 +123,7 @@ public final class TiltMotionManager: LoopParticipant {
   public var isDeviceOpen: Bool { device.isOpen }
 
   private var handler: ((DeviceMotion) -> Void)?
+  private var observesMotion = false
   private var lastHandlerTime: Double?
 
   /// Opens `devicePath` (an evdev node or an IIO sensor), or the first
@@ -205,7 +206,6 @@ public final class TiltMotionManager: LoopParticipant {
       policy: policy, onNote: self.onNote)
     motion.onNote = { [unowned self] in self.onNote($0) }
     pipeline.currentTime = { [weak device] in device?.handOutNow() ?? 0 }
-    pipeline.motionObservers.append { [unowned self] motion in deliver(motion) }
     applyReadInterval()
   }
 
@@ -220,6 +220,11 @@ public final class TiltMotionManager: LoopParticipant {
   /// Starts updates (the card too) and calls `handler` with each motion, or
   /// one per ``deviceMotionUpdateInterval``. Reopens a closed device.
   public func startDeviceMotionUpdates(handler: ((DeviceMotion) -> Void)? = nil) throws {
+    if handler != nil, !observesMotion {
+      // Only with a handler: a replay without one pays nothing a sample for it.
+      observesMotion = true
+      pipeline.motionObservers.append { [unowned self] motion in deliver(motion) }
+    }
     self.handler = handler
     lastHandlerTime = nil
     applyReadInterval()

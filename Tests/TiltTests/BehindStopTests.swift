@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 import Testing
 import Tilt
 import TiltCard

@@ -1,6 +1,7 @@
 import Attitude
 import EvdevCore
 import Foundation
+import SystemCalls
 import Testing
 import Tilt
 import TiltCard

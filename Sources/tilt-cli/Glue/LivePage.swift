@@ -3,16 +3,6 @@ import EvdevCore
 import Tilt
 import TiltCard
 
-/// The live page's server as a participant of the event loop: its
-/// descriptors and its deadline.
-final class ServerParticipant: LoopParticipant {
-  let server: CardServer
-  init(_ server: CardServer) { self.server = server }
-  var pollDescriptors: [Int32] { server.pollDescriptors }
-  var deadline: MonotonicInstant? { server.deadline }
-  func service(ready: Set<Int32>) throws { try server.service(ready: ready) }
-}
-
 /// `--serve [HOST:]PORT` (SPEC §6): the live page's server, and the rule that
 /// ties its viewers to the updates: they run only while some viewer has the
 /// page visible and nobody asked to stop; otherwise the device is closed (a
@@ -20,8 +10,6 @@ final class ServerParticipant: LoopParticipant {
 /// The server's callbacks hold this object until ``CardServer/close()``.
 final class LivePage {
   let server: CardServer
-  /// The server in the loop.
-  let participant: ServerParticipant
   /// `POST /control stop` (or `p` on the page) until `start`.
   private var stoppedByViewer = false
 
@@ -33,7 +21,6 @@ final class LivePage {
     } catch {
       throw Failure(error.description)
     }
-    participant = ServerParticipant(server)
     StandardError.write("serving \(server.url)\n")
     if server.servesNetwork {
       StandardError.write(
@@ -50,7 +37,7 @@ final class LivePage {
   /// recording waits for the first viewer before it starts.
   func attach(to manager: TiltMotionManager) throws {
     let server = self.server
-    manager.participants.append(participant)
+    manager.participants.append(server)
     manager.pipeline.frameObservers.append { server.broadcast($0) }
     server.status = { [weak manager] in
       CardServer.Status(
