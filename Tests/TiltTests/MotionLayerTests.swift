@@ -76,6 +76,28 @@ import Testing
     #expect(imports == ["import Foundation", "import Motion"])
   }
 
+  /// `import Motion` (or Tilt) gives an app the loop and its clock, not the
+  /// system-call layer: the only re-exports on that path are PollLoop, its
+  /// clock type, and Motion from Tilt.
+  @Test func noReExportOfTheSystemCallLayer() throws {
+    var exported: [String] = []
+    for target in ["Motion", "PollLoop", "Tilt"] {
+      let directory = PipelineTests.path("Sources/" + target)
+      for file in try FileManager.default.contentsOfDirectory(atPath: directory)
+      where file.hasSuffix(".swift") {
+        let text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
+        exported += text.split(separator: "\n").filter { $0.hasPrefix("@_exported") }
+          .map { "\(target): \($0)" }
+      }
+    }
+    #expect(
+      exported.sorted() == [
+        "Motion: @_exported import PollLoop",
+        "PollLoop: @_exported import struct SystemCalls.MonotonicInstant",
+        "Tilt: @_exported import Motion",
+      ], "\(exported)")
+  }
+
   /// A device that hands out what a test queues, open or not (as a one-node
   /// pad's batch can hold a press read after the stop).
   final class QueuedFeed: MotionDevice {
