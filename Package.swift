@@ -32,8 +32,11 @@ let package = Package(
     // Live devices, through libevdev.
     .target(
       name: "Evdev", dependencies: ["CEvdev", "EvdevCore", "SystemCalls"]),
+    // The one loop: descriptors, deadlines on one monotonic clock, signals on
+    // request. Everything that waits is run by it.
+    .target(name: "PollLoop", dependencies: ["SystemCalls"]),
     // Live IIO sensors (sysfs and /dev/iio:deviceN), without libevdev.
-    .target(name: "IIO", dependencies: ["EvdevCore", "SystemCalls"]),
+    .target(name: "IIO", dependencies: ["EvdevCore", "PollLoop", "SystemCalls"]),
     .target(name: "Attitude"),
     .target(name: "TiltCard", dependencies: ["Attitude", "SystemCalls"]),
     // Rigid-body motion turned into a device's readings, for tests and benchmarks.
@@ -45,19 +48,25 @@ let package = Package(
       providers: [.apt(["libmicrohttpd-dev"])]
     ),
     .target(
-      name: "CardServer", dependencies: ["TiltCard", "CMicroHTTPD", "SystemCalls"]),
+      name: "CardServer", dependencies: ["TiltCard", "CMicroHTTPD", "PollLoop", "SystemCalls"]),
     // Motion without the card: sources (live, recordings), the one loop, the
     // motion manager and its async updates. An app on it links no TiltCard.
     .target(
-      name: "Motion", dependencies: ["Evdev", "EvdevCore", "IIO", "Attitude", "SystemCalls"]),
+      name: "Motion",
+      dependencies: ["Evdev", "EvdevCore", "IIO", "Attitude", "PollLoop", "SystemCalls"]),
     // The card on top of Motion: the pipeline, the card's managers, the sinks.
     .target(
       name: "Tilt",
-      dependencies: ["Motion", "Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls"]),
-    // The emulator motion server (SPEC §7): the cemuhook/DSU protocol over UDP, a
+      dependencies: [
+        "Motion", "PollLoop", "Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls",
+      ]),
+    // The emulator motion server (contract §7): the cemuhook/DSU protocol over UDP, a
     // participant of the loop and one more consumer of the motion manager.
     .target(
-      name: "DSU", dependencies: ["Motion", "Evdev", "IIO", "Attitude", "EvdevCore", "SystemCalls"]),
+      name: "DSU",
+      dependencies: [
+        "Motion", "PollLoop", "Evdev", "IIO", "Attitude", "EvdevCore", "SystemCalls",
+      ]),
     // tune's measurement, search, report data and plot: the steadiest filter for a recording.
     .target(
       name: "Tuning", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard"]),
@@ -67,12 +76,12 @@ let package = Package(
     .executableTarget(
       name: "tilt-cli",
       dependencies: [
-        "Tilt", "Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls", "CardServer",
-        "Tuning", "DSU", "CommandLineOptions",
+        "Tilt", "Motion", "PollLoop", "Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard",
+        "SystemCalls", "CardServer", "Tuning", "DSU", "CommandLineOptions",
       ]),
     // The app side of VM scenarios 32 and 33 (Tests/vm/README.md); not a product.
     .executableTarget(
-      name: "tilt-async-probe", dependencies: ["Motion", "Tilt", "TiltCard"],
+      name: "tilt-async-probe", dependencies: ["Motion", "Tilt", "TiltCard", "SystemCalls"],
       path: "Tests/vm/AsyncProbe"),
     // What a test needs from the machine (tools, shared data): skip or fail, in one place.
     .target(
@@ -91,18 +100,21 @@ let package = Package(
     .testTarget(
       name: "CardServerTests", dependencies: ["CardServer", "TiltCard", "Attitude"]),
     .testTarget(
-      name: "MotionTests", dependencies: ["Motion", "Attitude", "EvdevCore", "SystemCalls"]),
+      name: "MotionTests",
+      dependencies: ["Motion", "PollLoop", "Attitude", "EvdevCore", "SystemCalls"]),
     .testTarget(
       name: "TiltTests",
       dependencies: [
-        "Tilt", "Motion", "EvdevCore", "Evdev", "Attitude", "TiltCard", "IIO", "SystemCalls",
+        "Tilt", "Motion", "PollLoop", "EvdevCore", "Evdev", "Attitude", "TiltCard", "IIO",
+        "SystemCalls",
       ]),
     .testTarget(
       name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning", "CommandLineOptions"],
       exclude: ["Golden"]),
     .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
     .testTarget(
-      name: "DSUTests", dependencies: ["DSU", "TestTools", "Motion", "Attitude", "SystemCalls"]),
+      name: "DSUTests",
+      dependencies: ["DSU", "TestTools", "Motion", "PollLoop", "Attitude", "SystemCalls"]),
     .testTarget(
       name: "TuningTests",
       dependencies: ["Tuning", "Attitude", "TestTools", "MotionSimulator", "TiltCard"]),

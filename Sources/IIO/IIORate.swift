@@ -1,3 +1,4 @@
+import PollLoop
 import SystemCalls
 
 /// How fast an IIO buffer delivered its scans, from their `in_timestamp`s
@@ -48,11 +49,12 @@ extension IIOStream {
   public func measureRate(seconds: Double) throws -> IIORate? {
     guard let fd = fileDescriptor else { return nil }
     var timestamps: [Int64] = []
-    let end = MonotonicInstant.now + .seconds(seconds)
-    while MonotonicInstant.now < end {
-      let ready = try Poller.wait(for: [fd], until: end)
+    let loop = try EventLoop()
+    defer { loop.end() }
+    let reading = ClosureParticipant(descriptors: { [fd] }) { [self] ready in
       if ready.contains(fd) { timestamps += try read().map(\.timestampNanoseconds) }
     }
+    try loop.run([reading], until: .now + .seconds(seconds))
     return IIORate(timestampsNanoseconds: timestamps)
   }
 }

@@ -21,7 +21,7 @@ import Attitude
 ///
 /// While the loop runs, SIGINT and SIGTERM end the sequence (as they end
 /// `tilt-cli live`) instead of the process; their handlers are put back
-/// after it. Motion has no buttons: none starts or stops the updates.
+/// after it. No button is read: none starts or stops the updates.
 /// (The Tilt library adds the card's frames: `frames()`.)
 public struct AsyncMotionManager: Sendable {
   /// Where the motion comes from.

@@ -55,21 +55,26 @@ public final class GyroCalibrator {
   public func measure(seconds: Double, progress: (Double) -> Void = { _ in }) throws -> Result {
     var calibration = GyroBiasCalibration()
     let loop = try EventLoop()
+    defer { loop.end() }
     let end = MonotonicInstant.now + .seconds(seconds)
-    var left = seconds
     progress(0)
-    while left > 0 {
-      let wake = [end, samples.deadline].compactMap { $0 }.min()
-      let ready = try loop.turn(until: wake, watching: samples.pollDescriptors).ready
-      for motion in try samples.read(ready: ready) {
-        calibration.add(motion)
-        if calibration.hasMoved {
-          throw TiltError.movedDuringCalibration(path: devicePath)
-        }
-      }
-      left = MonotonicInstant.now.duration(to: end).seconds
-      progress(min(1, max(0, 1 - left / seconds)))
+    try withoutActuallyEscaping(progress) { progress in
+      let reading = ClosureParticipant(
+        descriptors: { [samples] in samples.pollDescriptors },
+        deadline: { [samples] in samples.deadline },
+        service: { [samples, devicePath] ready in
+          for motion in try samples.read(ready: ready) {
+            calibration.add(motion)
+            if calibration.hasMoved {
+              throw TiltError.movedDuringCalibration(path: devicePath)
+            }
+          }
+          let left = MonotonicInstant.now.duration(to: end).seconds
+          progress(min(1, max(0, 1 - left / seconds)))
+        })
+      try loop.run([reading], until: end)
     }
+    progress(1)
     if calibration.isBeyondMaximum, let mean = calibration.bias {
       throw TiltError.turnedDuringCalibration(
         path: devicePath, rateDegreesPerSecond: mean * (180 / .pi))

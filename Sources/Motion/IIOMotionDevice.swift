@@ -309,3 +309,25 @@ package enum IIOUdev {
     return nil
   }
 }
+
+extension IIOMotionDevice: MotionDevice {
+  /// An IIO sensor has no buttons.
+  public var keyCodes: Set<UInt16>? { [] }
+  public var accelerometerRange: Double? { nil }
+  public var gyroscopeRange: Double? { nil }
+  public var deviceInfo: DeviceInfo? { info }
+
+  /// The buffers enabled and the nodes open while motion is read.
+  public func follow(_ use: DeviceUse) throws { try follow(open: use.motion) }
+
+  public func readSteps(ready: Set<Int32>) throws -> [SourceItem]? { try read(ready: ready) }
+
+  /// An IIO buffer is read as its scans come (not batched).
+  public var readInterval: Double? {
+    get { nil }
+    set {}
+  }
+
+  public func wakeDelay(until t: Double) -> Double? { wallDelay(until: t) }
+  public func timeOfWake(_ t: Double) -> Double { handOutNow() }
+}

@@ -248,3 +248,32 @@ public final class LiveMotionDevice {
     vanishWatch = nil
   }
 }
+
+extension LiveMotionDevice: MotionDevice {
+  public var hasGyroscope: Bool { profile.gyroAxes != nil }
+  public var keyCodes: Set<UInt16>? { buttons }
+  public var accelerometerRange: Double? { profile.accelerometerRange }
+  public var gyroscopeRange: Double? { profile.gyroscopeRange }
+  public var deviceInfo: DeviceInfo? { info }
+  public var isOpen: Bool { isMotionNodeOpen }
+
+  /// The motion node while motion is read, or while it carries buttons that
+  /// are heard; the paired button node while buttons are heard.
+  public func follow(_ use: DeviceUse) throws {
+    try follow(
+      motionNode: use.motion || (use.buttons && !profile.buttons.isEmpty),
+      buttonNode: use.buttons)
+  }
+
+  public func finish() { try? follow(motionNode: false, buttonNode: false) }
+
+  public func readSteps(ready: Set<Int32>) throws -> [SourceItem]? { try read(ready: ready) }
+
+  public var readInterval: Double? {
+    get { batchInterval }
+    set { batchInterval = newValue }
+  }
+
+  public func wakeDelay(until t: Double) -> Double? { wallDelay(until: t) }
+  public func timeOfWake(_ t: Double) -> Double { handOutNow() }
+}

@@ -31,7 +31,7 @@ public final class TiltPipeline {
   /// Keeps the motion session (fusion, filter, reference) across updates
   /// stopped by a command rather than starting a new one: a paced replay
   /// that holds its recording while stopped continues without a jump
-  /// (``RecordingPlayer``). An idle stop still ends the session.
+  /// (``TiltMotionManager`` on a paced recording). An idle stop still ends the session.
   public var keepsMotionSessionWhileStopped = false
 
   private var fromManager: [CardFrame] = []
@@ -63,14 +63,20 @@ public final class TiltPipeline {
 
   /// Takes one step of a source: its buttons, then its motion.
   public func take(_ item: SourceItem) throws {
+    // The frames of the buttons first; most steps have none, and their
+    // motion's frames are shown as the manager made them, without a copy.
     var frames: [CardFrame] = []
     for code in item.pressedButtons {
       frames += session.buttonPressed(code: code, at: item.time)
     }
     if let sample = item.motion {
       manager.process(sample)
-      frames += fromManager
-      fromManager = []
+      if frames.isEmpty {
+        swap(&frames, &fromManager)
+      } else {
+        frames += fromManager
+        fromManager = []
+      }
     }
     try show(frames)
   }

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Motion
 import Synchronization
+import SystemCalls
 import Testing
 
 /// SIGUSR1s that reached the handler the test installed before the loop; an

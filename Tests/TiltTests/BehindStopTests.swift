@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 import Testing
 import Tilt
 import TiltCard
@@ -53,9 +54,7 @@ private final class StopThenStart: LoopParticipant {
         }
       })
     control = StopThenStart(pipeline: pipeline)
-    let player = RecordingPlayer(pipeline: pipeline)
-    player.participants = [try #require(control)]
-    try player.play(source, speedFactor: 2)
+    try play(source, through: pipeline, speed: 2, participants: [try #require(control)])
     let stop = try #require(frames.firstIndex { $0.state == .stopped })
     let start = try #require(frames[stop...].firstIndex { $0.state == .active })
     let degrees = frames.map { $0.motion.attitude.roll * 180 / .pi }

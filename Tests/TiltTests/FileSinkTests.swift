@@ -14,7 +14,7 @@ import TiltCard
     let pipeline = TiltPipeline(
       configuration: configuration, hasGyroscope: source.hasGyroscope, buttons: source.buttons,
       sink: sink)
-    try RecordingPlayer(pipeline: pipeline).play(source, speedFactor: nil)
+    try TiltTests.play(source, through: pipeline, speed: nil)
   }
 
   static func temporary(_ name: String) -> String {

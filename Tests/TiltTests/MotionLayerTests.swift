@@ -76,24 +76,58 @@ import Testing
     #expect(imports == ["import Foundation", "import Motion"])
   }
 
-  /// A feed that hands out what a test queues, open or not (as a one-node
+  /// `import Motion` (or Tilt) gives an app the loop and its clock, not the
+  /// system-call layer: the only re-exports on that path are PollLoop, its
+  /// clock type, and Motion from Tilt.
+  @Test func noReExportOfTheSystemCallLayer() throws {
+    var exported: [String] = []
+    for target in ["Motion", "PollLoop", "Tilt"] {
+      let directory = PipelineTests.path("Sources/" + target)
+      for file in try FileManager.default.contentsOfDirectory(atPath: directory)
+      where file.hasSuffix(".swift") {
+        let text = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
+        exported += text.split(separator: "\n").filter { $0.hasPrefix("@_exported") }
+          .map { "\(target): \($0)" }
+      }
+    }
+    #expect(
+      exported.sorted() == [
+        "Motion: @_exported import PollLoop",
+        "PollLoop: @_exported import struct SystemCalls.MonotonicInstant",
+        "Tilt: @_exported import Motion",
+      ], "\(exported)")
+  }
+
+  /// A device that hands out what a test queues, open or not (as a one-node
   /// pad's batch can hold a press read after the stop).
-  final class QueuedFeed: MotionFeed {
+  final class QueuedFeed: MotionDevice {
     var queued: [[SourceItem]] = []
+    /// Each change of whether motion is read, from closed.
     private(set) var followed: [Bool] = []
     var hasGyroscope: Bool { false }
+    var keyCodes: Set<UInt16>? { nil }
     var accelerometerRange: Double? { nil }
     var gyroscopeRange: Double? { nil }
-    var storedBiasKey: DeviceInfo? { nil }
+    var deviceInfo: DeviceInfo? { nil }
+    var path: String { "queued" }
     var pollDescriptors: [Int32] { [] }
     var deadline: MonotonicInstant? { nil }
-    var updateInterval = 0.0
-    func read(ready: Set<Int32>) throws -> [SourceItem]? {
+    var readInterval: Double?
+    var isGone: Bool { false }
+    var waitsForReconnect = false
+    var onNote: (MotionNote) -> Void = { _ in }
+    func readSteps(ready: Set<Int32>) throws -> [SourceItem]? {
       queued.isEmpty ? [] : queued.removeFirst()
     }
-    func follow(active: Bool) throws { followed.append(active) }
+    func follow(_ use: DeviceUse) throws {
+      if use.motion != (followed.last ?? false) { followed.append(use.motion) }
+    }
     var isOpen: Bool { followed.last ?? false }
     func finish() {}
+    func now() -> Double { 0 }
+    func handOutNow() -> Double { 0 }
+    func wakeDelay(until t: Double) -> Double? { nil }
+    func timeOfWake(_ t: Double) -> Double { t }
   }
 
   static func level(at t: Double) -> SourceItem {
@@ -110,7 +144,8 @@ import Testing
   /// a later read, starts nothing; only the app's start does.
   @Test func aButtonPressWhileStoppedDoesNotRestartUpdates() throws {
     let feed = QueuedFeed()
-    let manager = DeviceMotionManager(feed: feed)
+    let manager = try DeviceMotionManager(
+      device: feed, processor: MotionUpdates(configuration: .init(), device: feed))
     var updates: [Double] = []
     try manager.startDeviceMotionUpdates { motion in
       updates.append(motion.timestamp)
@@ -138,10 +173,11 @@ import Testing
   /// enables the buffer and reads gravity; stop disables it and closes the
   /// node at once, leaving the loop nothing to wake it.
   @Test func stopClosesAnIIOSensorAtOnce() throws {
-    let tree = try IIOMotionManagerTests.Tree()
+    let tree = try IIOCardTests.Tree()
     try tree.writeNode(Array(repeating: (0, -500, -866), count: 5))
     let device = IIOMotionDevice(imu: try tree.imu(), onNote: { _ in })
-    let manager = DeviceMotionManager(feed: IIOFeed(device))
+    let manager = try DeviceMotionManager(
+      device: device, processor: MotionUpdates(configuration: .init(), device: device))
     #expect(!manager.isDeviceOpen && tree.attribute("buffer/enable") == "0")
     try manager.startDeviceMotionUpdates()
     #expect(manager.isDeviceOpen && tree.attribute("buffer/enable") == "1")

@@ -20,7 +20,7 @@ import TiltCard
       sink: FrameHandlerSink { _ in })
     var motions: [DeviceMotion] = []
     pipeline.motionObservers.append { motions.append($0) }
-    try RecordingPlayer(pipeline: pipeline).play(source, speedFactor: nil)
+    try play(source, through: pipeline, speed: nil)
     return motions
   }
 
@@ -91,7 +91,7 @@ import TiltCard
       configuration: configuration, hasGyroscope: source.hasGyroscope, buttons: source.buttons,
       accelerometerRange: source.accelerometerRange, gyroscopeRange: source.gyroscopeRange,
       sink: FrameHandlerSink { expected += $0 })
-    try RecordingPlayer(pipeline: pipeline).play(source, speedFactor: nil)
+    try play(source, through: pipeline, speed: nil)
     #expect(!frames.isEmpty)
     #expect(frames == expected)
   }

@@ -31,21 +31,18 @@ private final class TurnCounter: LoopParticipant {
     let pipeline = TiltPipeline(
       configuration: configuration, hasGyroscope: source.hasGyroscope,
       sink: FrameHandlerSink { batched += $0 })
-    let player = RecordingPlayer(pipeline: pipeline)
     let counter = TurnCounter()
-    player.participants = [counter]
-    try player.play(source, speedFactor: 8)
-    #expect(player.playedItems >= 3000)
+    let player = try play(source, through: pipeline, speed: 8, participants: [counter])
+    #expect((player.recording?.playedItems ?? 0) >= 3000)
     if !everySample {
-      #expect(counter.turns < player.playedItems / 2, "\(counter.turns) turns")
+      #expect(counter.turns < (player.recording?.playedItems ?? 0) / 2, "\(counter.turns) turns")
     }
     // The same frames as at full speed.
     var full: [CardFrame] = []
     let again = TiltPipeline(
       configuration: configuration, hasGyroscope: source.hasGyroscope,
       sink: FrameHandlerSink { full += $0 })
-    try RecordingPlayer(pipeline: again).play(
-      try DemoMotionSource(configuration: configuration), speedFactor: nil)
+    try play(try DemoMotionSource(configuration: configuration), through: again, speed: nil)
     #expect(batched == full)
   }
 }

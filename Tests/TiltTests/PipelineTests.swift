@@ -1,6 +1,7 @@
 import Attitude
 import EvdevCore
 import Foundation
+import SystemCalls
 import Testing
 import Tilt
 import TiltCard
@@ -23,7 +24,7 @@ import TiltCard
     }
     let pipeline = TiltPipeline(
       configuration: configuration, hasGyroscope: source.hasGyroscope, sink: sink)
-    try RecordingPlayer(pipeline: pipeline).play(source, speedFactor: nil)
+    try play(source, through: pipeline, speed: nil)
     return String(decoding: bytes, as: UTF8.self)
   }
 
@@ -157,10 +158,8 @@ private final class Participant: LoopParticipant {
     let pipeline = TiltPipeline(
       configuration: configuration, hasGyroscope: source.hasGyroscope,
       sink: FrameHandlerSink { frames += $0 })
-    let player = RecordingPlayer(pipeline: pipeline)
     let participant = Participant(pipeline: pipeline, after: 0.1)
-    player.participants = [participant]
-    try player.play(source, speedFactor: 2)  // 1.5 s of wall time if nobody ends it
+    try play(source, through: pipeline, speed: 2, participants: [participant])  // 1.5 s of wall time if nobody ends it
     #expect(participant.calls == 1)
     #expect(pipeline.session.flipped, "the flip was performed")
     let last = try #require(frames.last)
@@ -194,11 +193,9 @@ private final class EagerParticipant: LoopParticipant {
     let pipeline = TiltPipeline(
       configuration: configuration, hasGyroscope: source.hasGyroscope,
       sink: FrameHandlerSink { _ in })
-    let player = RecordingPlayer(pipeline: pipeline)
     let eager = EagerParticipant()
-    player.participants = [eager]
     let start = LoopClock.now()
-    try player.play(source, speedFactor: 4)  // 3 s of recording in 0.75 s
+    try play(source, through: pipeline, speed: 4, participants: [eager])  // 3 s of recording in 0.75 s
     #expect(eager.work == 0, "served \(3 - eager.work) of 3 times")
     // All within the first display frames of the replay, not at its end.
     #expect((eager.servedAt.last ?? .infinity) - start < 0.3)
@@ -259,14 +256,12 @@ private final class Commander: LoopParticipant {
     let pipeline = TiltPipeline(
       configuration: configuration, hasGyroscope: source.hasGyroscope,
       sink: FrameHandlerSink { frames += $0 })
-    let player = RecordingPlayer(pipeline: pipeline)
     let commander = Commander(
       pipeline: pipeline,
       script: [
         (0.05, .toggleUpdates), (0.10, .toggleUpdates), (0.15, .toggleUpdates), (0.20, .flip),
       ], framesShown: { frames.count })
-    player.participants = [commander]
-    try player.play(source, speedFactor: 6)  // 12 s of recording in 2 s; rest until 0.25 s
+    try play(source, through: pipeline, speed: 6, participants: [commander])  // 12 s of recording in 2 s; rest until 0.25 s
     #expect(commander.performed.count == 4)
 
     var changes: [(t: Double, state: UpdateState)] = []

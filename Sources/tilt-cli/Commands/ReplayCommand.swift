@@ -70,58 +70,9 @@ enum ReplayCommand: Command {
     again: (() throws -> any MotionSource)? = nil, endNote: String? = nil,
     emptyNote: String? = nil
   ) throws -> Int32 {
-    ignoreBrokenPipe()
-    let sink = try options.makeSink(card: configuration.card, title: title, source: path)
-    if source is DemoMotionSource {
-      (sink as? TerminalSink)?.showsDemo()
-    }
-    let pipeline = TiltPipeline(
-      configuration: configuration, hasGyroscope: source.hasGyroscope, buttons: source.buttons,
-      accelerometerRange: source.accelerometerRange, gyroscopeRange: source.gyroscopeRange,
-      sink: sink)
-    let player = RecordingPlayer(pipeline: pipeline)
-    player.again = again
-    // One loop for the whole replay (waiting for a viewer, then playing, at
-    // any speed): Ctrl-C and SIGTERM end it cleanly, the terminal restored.
-    let loop = try EventLoop(handling: [.interrupt, .terminate, .windowChange])
-    defer { loop.end() }
-    player.loop = loop
-    if sink is TerminalSink {
-      player.participants.append(TerminalKeys(pipeline: pipeline))
-    } else if options.output == nil {
-      player.participants.append(ReaderWatch(pipeline: pipeline))
-    }
-    var page: LivePage?
-    defer { page?.server.close() }
-    if let address = options.serve {
-      let others = player.participants
-      page = try LivePage(
-        address: address, card: configuration.card, title: title, token: options.serveToken)
-      page?.attach(to: player)
-      (sink as? TerminalSink)?.servedURL = page?.server.url
-      // The page says the replay ended and keeps its last frame; the process
-      // serves on until Ctrl-C (contract §6.6).
-      player.holdsAtEnd = speed != nil
-      let server = page?.server
-      player.onEnd = { t in server?.broadcastEnd(at: t) }
-      StandardError.write("tilt-cli replay: the replay starts when the page is open\n")
-      // The replay starts when someone is watching; the keys work meanwhile.
-      guard try page?.waitForViewer(alongside: others, of: pipeline, on: loop) == true else {
-        try pipeline.finish()
-        return ExitStatus.success
-      }
-    }
-    do {
-      try player.play(source, speedFactor: speed)
-      // After the view is gone, so that it stays on the terminal.
-      if let emptyNote, player.playedItems == 0, !pipeline.endRequested {
-        StandardError.write("\(emptyNote)\n")
-      }
-      if let endNote, !pipeline.endRequested { StandardError.write("\(endNote)\n") }
-    } catch let error as OutputSink.WriteError where error.isBrokenPipe {
-      return ExitStatus.success
-    }
-    return ExitStatus.success
+    try CardRun.replay(
+      source, options: options, configuration: configuration, speed: speed, title: title,
+      path: path, again: again, endNote: endNote, emptyNote: emptyNote)
   }
 
   /// `nil` for `max`, which is also the default when the replay writes a file.

@@ -27,61 +27,57 @@ enum IIOLive {
     let imu = try imu(reference)
     var configuration = try options.tiltConfiguration()
     configuration.gyroBiasStore = GyroBiasStore()
-    let manager = try IIOMotionManager(
-      imu: imu, configuration: configuration,
+    let manager = try TiltMotionManager(
+      devicePath: reference, configuration: configuration,
       makeSink: { info in try options.makeSink(card: configuration.card, title: info.name) },
       waitsForReconnect: wait,
       onNote: { note in StandardError.write("tilt-cli live: \(LibraryErrorText.describe(note))\n") }
     )
-    StandardError.write(chosen(imu, polling: manager.pollInterval))
-    return try manager.runLive(options: options, card: configuration.card)
+    StandardError.write(
+      chosen(imu, polling: (manager.device as? IIOMotionDevice)?.pollInterval))
+    return try CardRun.live(manager, options: options)
   }
 
   /// `record` of an IIO sensor: SPEC §2's CSV log (card axes, g and rad/s),
   /// the samples `live` would feed the pipeline, timed as it times them.
   static func record(reference: String, outputPath: String, duration: Double?) throws -> Int32 {
     let imu = try imu(reference)
-    var configuration = TiltConfiguration()
-    configuration.everySample = true
     // Under a temporary name in the same directory until complete, as the
     // evemu recorder writes (EvemuWriter): the path never holds half a log.
     let file = try FileUnderTemporaryName(path: outputPath)
-    var rows = 0
-    let gyro = imu.gyroscope != nil
-    file.write(
-      "t_s,acc_x_g,acc_y_g,acc_z_g" + (gyro ? ",gyr_x_rad_s,gyr_y_rad_s,gyr_z_rad_s" : "") + "\n")
-    let manager = try IIOMotionManager(
-      imu: imu, configuration: configuration, makeSink: { _ in FrameHandlerSink { _ in } },
-      onNote: { note in
-        StandardError.write("tilt-cli record: \(LibraryErrorText.describe(note))\n")
-      })
-    manager.sampleObservers.append { sample in
-      var fields =
-        [sample.time] + [sample.acceleration.x, sample.acceleration.y, sample.acceleration.z]
-      if let r = sample.rotationRate { fields += [r.x, r.y, r.z] }
-      let line = fields.map { String(format: "%.9g", $0) }.joined(separator: ",") + "\n"
-      file.write(line)
-      rows += 1
+    let rows = CSVRows(file: file, hasGyroscope: imu.gyroscope != nil)
+    let note = { (note: MotionNote) in
+      StandardError.write("tilt-cli record: \(LibraryErrorText.describe(note))\n")
     }
+    let device = IIOMotionDevice(imu: imu, onNote: note)
+    let manager = try DeviceMotionManager(device: device, processor: rows, onNote: note)
     if let duration {
-      manager.participants.append(EndAfter(seconds: duration, pipeline: manager.pipeline))
+      manager.participants.append(
+        EndAfter(seconds: duration) { [unowned manager] in
+          manager.requestEnd()
+        })
     }
     StandardError.write(
       "tilt-cli record: recording \"\(imu.name)\" (\(imu.accelerometer.nodePath)) to \(outputPath)"
         + (duration.map { " for \($0.compact) s" } ?? "; Ctrl-C to finish") + "\n")
-    let ending: IIOMotionManager.Ending
+    var wentAway = false
     do {
-      ending = try manager.run()
+      do {
+        try manager.run()
+      } catch let error as TiltError {
+        guard case .deviceGone = error else { throw error }
+        wentAway = true
+      }
       try file.finish()
     } catch {
       file.abandon()
       throw error
     }
     StandardError.write(
-      "tilt-cli record: wrote \(rows) samples to \(outputPath)"
-        + (ending == .deviceWentAway ? " (the sensor went away; the recording ends there)" : "")
+      "tilt-cli record: wrote \(rows.count) samples to \(outputPath)"
+        + (wentAway ? " (the sensor went away; the recording ends there)" : "")
         + "\n")
-    return ending == .deviceWentAway ? ExitStatus.failure : ExitStatus.success
+    return wentAway ? ExitStatus.failure : ExitStatus.success
   }
 
   /// `info` of an IIO sensor: kind, scale, rate, buffer, trigger, why not usable.
@@ -124,7 +120,7 @@ enum IIOLive {
       }
       if let rate { lines += measuredLines(rate, seconds: seconds) }
       if seconds > 0, !device.hasBuffer {
-        let hz = IIOMotionManager.pollRate(for: device)
+        let hz = IIOMotionDevice.pollRate(for: device)
         lines.append("  rate: polled at \(hz.compact) Hz by tilt (no buffer: nothing to measure)")
       }
       print(lines.joined(separator: "\n"))
@@ -216,14 +212,43 @@ enum IIOLive {
 /// Ends a loop after a number of seconds (`record --duration`).
 final class EndAfter: LoopParticipant {
   let end: MonotonicInstant
-  let pipeline: TiltPipeline
-  init(seconds: Double, pipeline: TiltPipeline) {
+  let requestEnd: () -> Void
+  init(seconds: Double, requestEnd: @escaping () -> Void) {
     end = .now + .seconds(seconds)
-    self.pipeline = pipeline
+    self.requestEnd = requestEnd
   }
   var pollDescriptors: [Int32] { [] }
   var deadline: MonotonicInstant? { end }
   func service(ready: Set<Int32>) throws {
-    if end <= .now { pipeline.requestEnd() }
+    if end <= .now { requestEnd() }
+  }
+}
+
+/// Each sample as a row of SPEC §2's CSV log (card axes, g and rad/s).
+final class CSVRows: MotionProcessor {
+  let file: FileUnderTemporaryName
+  let hasGyroscope: Bool
+  private(set) var count = 0
+
+  init(file: FileUnderTemporaryName, hasGyroscope: Bool) {
+    self.file = file
+    self.hasGyroscope = hasGyroscope
+    file.write(
+      "t_s,acc_x_g,acc_y_g,acc_z_g" + (hasGyroscope ? ",gyr_x_rad_s,gyr_y_rad_s,gyr_z_rad_s" : "")
+        + "\n")
+  }
+
+  var isActive: Bool { true }
+  func start() throws {}
+  func stop() throws {}
+  func recenter() throws {}
+
+  func take(_ item: SourceItem) throws {
+    guard let sample = item.motion else { return }
+    var fields =
+      [sample.time] + [sample.acceleration.x, sample.acceleration.y, sample.acceleration.z]
+    if let r = sample.rotationRate { fields += [r.x, r.y, r.z] }
+    file.write(fields.map { String(format: "%.9g", $0) }.joined(separator: ",") + "\n")
+    count += 1
   }
 }

@@ -1,4 +1,5 @@
 import Evdev
+import SystemCalls
 import Tilt
 
 /// What `record` reads: a live device, or a test's fake with a descriptor to poll.
@@ -37,23 +38,19 @@ struct Recorder {
       "tilt-cli record: recording \"\(device.info.name)\" (\(devicePath)) to \(outputPath)"
         + (duration.map { " for \($0.compact) s" } ?? "; Ctrl-C to finish") + "\n")
     do {
-      loop: while true {
-        if let deadline, deadline <= .now { break }
-        let (events, ready) = try loop.turn(until: deadline, watching: [device.fileDescriptor])
-        if !events.isEmpty { break loop }
-        if ready.contains(device.fileDescriptor) {
-          do {
-            for frame in try device.readFrames() {
-              try writer.write(frame)
-              frames += 1
-            }
-          } catch let error as DeviceError {
-            guard case .vanished = error else { throw error }
-            vanished = true
-            break loop
+      let reading = ClosureParticipant(descriptors: { [device.fileDescriptor] }) { ready in
+        guard !ready.isEmpty, !vanished else { return }
+        do {
+          for frame in try device.readFrames() {
+            try writer.write(frame)
+            frames += 1
           }
+        } catch let error as DeviceError {
+          guard case .vanished = error else { throw error }
+          vanished = true
         }
       }
+      try loop.run([reading], until: deadline) { vanished }
       try writer.finish()
     } catch {
       writer.abandon()

@@ -1,5 +1,6 @@
 import Evdev
 import Foundation
+import SystemCalls
 import Tilt
 import TiltCard
 
@@ -96,14 +97,14 @@ struct SourceReport {
     var probe = RateProbe()
     var decoder = SampleDecoder(profile: profile)
     let loop = try EventLoop()
-    let end = MonotonicInstant.now + .seconds(seconds)
-    while end > .now {
-      if try !loop.turn(until: end, watching: [device.fileDescriptor]).ready.isEmpty {
-        let frames = try device.readFrames()
-        probe.add(frames)
-        for frame in frames { _ = decoder.decode(frame) }
-      }
+    defer { loop.end() }
+    let reading = ClosureParticipant(descriptors: { [device.fileDescriptor] }) { ready in
+      guard !ready.isEmpty else { return }
+      let frames = try device.readFrames()
+      probe.add(frames)
+      for frame in frames { _ = decoder.decode(frame) }
     }
+    try loop.run([reading], until: .now + .seconds(seconds))
     report.rate = probe.report
     report.measuredSeconds = seconds
     if profile.timestamps == .msc { report.timestampRate = decoder.timestampRate }

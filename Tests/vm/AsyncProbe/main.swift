@@ -1,5 +1,6 @@
 import Foundation
 import Motion
+import SystemCalls
 import Tilt
 import TiltCard
 

@@ -9,17 +9,14 @@ guard CommandLine.arguments.count == 2 else {
   exit(64)
 }
 do {
-  let configuration = TiltConfiguration()
-  let source = try RecordingSource.open(
-    path: CommandLine.arguments[1], configuration: configuration)
   let encoder = JSONLFrameEncoder()
   let sink = FrameHandlerSink { frames in
     for frame in frames { print(encoder.line(for: frame), terminator: "") }
   }
-  let pipeline = TiltPipeline(
-    configuration: configuration, hasGyroscope: source.hasGyroscope, buttons: source.buttons,
-    sink: sink)
-  try RecordingPlayer(pipeline: pipeline).play(source, speedFactor: nil)
+  // As fast as it goes (speed nil); the same card driver as a live device's.
+  let card = try TiltMotionManager(
+    .recording(path: CommandLine.arguments[1], speed: nil), sink: sink)
+  try card.run()
 } catch {
   FileHandle.standardError.write(Data("CardReplay: \(error)\n".utf8))
   exit(1)

@@ -6,7 +6,7 @@ import Tilt
 
 /// The IIO live source on a fake sysfs tree: a HID hub's accelerometer whose
 /// node is a file of crafted scans.
-@Suite struct IIOMotionManagerTests {
+@Suite struct IIOCardTests {
   final class Tree {
     let root = NSTemporaryDirectory() + "tilt-iio-manager-\(UUID().uuidString)"
     var devices: String { root + "/bus" }
@@ -73,8 +73,9 @@ import Tilt
     let tree = try Tree()
     // Pitched 30°: gravity's direction (0, -sin 30°, -cos 30°) g.
     try tree.writeNode(Array(repeating: (0, -500, -866), count: 5))
-    let manager = try IIOMotionManager(
-      imu: try tree.imu(), makeSink: { _ in FrameHandlerSink { _ in } })
+    let manager = try TiltMotionManager(
+      device: IIOMotionDevice(imu: try tree.imu(), onNote: { _ in }),
+      sink: FrameHandlerSink { _ in })
     #expect(manager.isDeviceOpen)
     #expect(tree.attribute("buffer/enable") == "1")
     #expect(tree.attribute("scan_elements/in_timestamp_en") == "1")
@@ -96,8 +97,9 @@ import Tilt
       toFile: tree.sensor + "/in_accel_mount_matrix", atomically: false, encoding: .utf8)
     // Device x carries gravity: after the matrix it is the card's -y; the up-vector +y.
     try tree.writeNode(Array(repeating: (1000, 0, 0), count: 3))
-    let manager = try IIOMotionManager(
-      imu: try tree.imu(), makeSink: { _ in FrameHandlerSink { _ in } })
+    let manager = try TiltMotionManager(
+      device: IIOMotionDevice(imu: try tree.imu(), onNote: { _ in }),
+      sink: FrameHandlerSink { _ in })
     try manager.service(ready: Set(manager.pollDescriptors))
     let gravity = try #require(manager.pipeline.manager.deviceMotion?.gravity)
     #expect(abs(gravity.y + 1) < 1e-3, "gravity \(gravity)")

@@ -1,6 +1,7 @@
-// The loop's clock (MonotonicInstant) and the errors of system calls (Errno)
-// are part of the library's API.
-@_exported import SystemCalls
+import SystemCalls
+
+// The loop's one clock is part of its API; the rest of the system-call layer is not.
+@_exported import struct SystemCalls.MonotonicInstant
 
 /// Something that shares an ``EventLoop``'s one `poll()`: an HTTP server, a
 /// second device, an app's own descriptors. Before each wait the loop asks

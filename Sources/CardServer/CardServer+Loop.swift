@@ -1,0 +1,4 @@
+import PollLoop
+
+/// The server is served by the one loop: its sockets and libmicrohttpd's timeout.
+extension CardServer: LoopParticipant {}

@@ -1,0 +1,84 @@
+import Attitude
+import Foundation
+import IIO
+import Motion
+import Testing
+
+/// One manager for every kind of device: the same start, stop, start and
+/// unplug give the same lifecycle events and the same updates, whether the
+/// device is an IIO sensor (a fake sysfs tree) or a recording. (An evdev
+/// node needs the kernel's uinput: the VM suite drives that kind.)
+@Suite struct LifecycleTests {
+  /// A kind of device under test.
+  enum Kind: String, CaseIterable, Sendable {
+    case iio = "IIO sensor"
+    case recording
+
+    /// The device, its unplug (for a recording: reaching its end), and what
+    /// must live as long as it.
+    func make() throws -> (device: any MotionDevice, unplug: () throws -> Void, keep: Any) {
+      switch self {
+      case .iio:
+        let tree = try IIOCardTests.Tree()
+        try tree.writeNode(Array(repeating: (0, 0, -1000), count: 300))
+        let device = IIOMotionDevice(imu: try tree.imu(), onNote: { _ in })
+        let unplug = { try FileManager.default.removeItem(atPath: tree.nodes + "/iio:device0") }
+        return (device, unplug, tree)
+      case .recording:
+        // Three reads of 256 at full speed, then the end.
+        let device = try RecordingDevice(Level(left: 600), speed: nil)
+        return (device, {}, device)
+      }
+    }
+  }
+
+  /// Level samples, 100 a second.
+  struct Level: MotionSource {
+    var left: Int
+    var t = 0.0
+    var hasGyroscope: Bool { false }
+    mutating func next() throws -> SourceItem? {
+      guard left > 0 else { return nil }
+      left -= 1
+      defer { t += 0.01 }
+      return SourceItem(
+        time: t, motion: MotionSample(time: t, acceleration: Vector3(0, 0, -1), rotationRate: nil),
+        pressedButtons: [])
+    }
+  }
+
+  @Test(arguments: Kind.allCases) func startStopStartUnplug(kind: Kind) throws {
+    let (device, unplug, keep) = try kind.make()
+    defer { withExtendedLifetime(keep) {} }
+    let manager = try DeviceMotionManager(
+      device: device, processor: MotionUpdates(configuration: .init(), device: device))
+    var events: [DeviceMotionManager.LifecycleEvent] = []
+    manager.onLifecycle = { events.append($0) }
+    var updates = 0
+    func turn() throws { try manager.service(ready: Set(manager.pollDescriptors)) }
+
+    try manager.startDeviceMotionUpdates { _ in updates += 1 }
+    try turn()
+    #expect(updates > 0, "no update after the start")
+    try manager.stopDeviceMotionUpdates()
+    let stoppedAt = updates
+    try turn()
+    #expect(updates == stoppedAt, "an update while stopped")
+    #expect(manager.pollDescriptors.isEmpty, "stopped, yet watched: \(manager.pollDescriptors)")
+    try manager.startDeviceMotionUpdates { _ in updates += 1 }
+    try turn()
+    #expect(updates > stoppedAt, "no update after the second start")
+    try unplug()
+    var ended = false
+    for _ in 0..<8 where !ended {
+      do {
+        try turn()
+      } catch let error as TiltError {
+        guard case .deviceGone = error else { throw error }
+        ended = true
+      }
+      ended = ended || events.last == .ended
+    }
+    #expect(events == [.started, .stopped, .started, .ended], "\(kind.rawValue): \(events)")
+  }
+}
