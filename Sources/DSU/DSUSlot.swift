@@ -94,7 +94,7 @@ struct DSUTimestamps {
   private var last: UInt64?
   private var restarted = false
 
-  /// The next sample starts a new session of the source.
+  /// The next sample starts the source anew.
   mutating func restart() { restarted = true }
 
   mutating func microseconds(for time: Double) -> UInt64 {

@@ -3,7 +3,7 @@ import SystemCalls
 import TiltCard
 
 /// The terminal view's keys, as a participant of the loop: space flips, `r`
-/// recenters, `p` stops and starts updates, `q` quits (SPEC §3), Ctrl-L
+/// recenters, `p` stops and starts updates, `q` quits (contract §3.3), Ctrl-L
 /// redraws the whole screen.
 ///
 /// Not thread-safe (not `Sendable`): use it from one thread.

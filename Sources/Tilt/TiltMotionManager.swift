@@ -198,7 +198,7 @@ public final class TiltMotionManager: LoopParticipant {
     policy.buttonsStartUpdates = recording != nil
     // Under reduce motion a node that only reports motion stays closed.
     policy.motionIsStill = configuration.card.reduceMotion
-    // A paced replay holds the motion session while it holds the recording.
+    // A paced replay keeps its motion state while it holds the recording.
     pipeline.keepsMotionSessionWhileStopped = recording?.speed != nil
     recording?.gapBetweenPasses = 1 / configuration.displayRateHz
     motion = try DeviceMotionManager(

@@ -28,17 +28,17 @@ public final class TiltPipeline {
   /// Set by ``requestEnd()``: the loop driving the pipeline ends at its next turn.
   public private(set) var endRequested = false
 
-  /// Keeps the motion session (fusion, filter, reference) across updates
+  /// Keeps the motion state (fusion, filter, reference) across updates
   /// stopped by a command rather than starting a new one: a paced replay
   /// that holds its recording while stopped continues without a jump
-  /// (``TiltMotionManager`` on a paced recording). An idle stop still ends the session.
+  /// (``TiltMotionManager`` on a paced recording). An idle stop still starts afresh.
   public var keepsMotionSessionWhileStopped = false
 
   private var fromManager: [CardFrame] = []
 
   /// `buttons` are the key codes of the source's device (``MotionSource/buttons``):
   /// its primary button flips the card (`Buttons.primary(among:)`);
-  /// `nil` when they are not known, for SPEC §3's `BTN_SOUTH` and `BTN_TRIGGER`.
+  /// `nil` when they are not known, for contract §3.6's `BTN_SOUTH` and `BTN_TRIGGER`.
   /// `accelerometerRange` and `gyroscopeRange` are the source's
   /// (``MotionSource/accelerometerRange``, ``MotionSource/gyroscopeRange``):
   /// the fusion does not take clipped readings for gravity, and starts its

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// SPEC §7's malformed datagrams: each is dropped, never answered, and the
+/// contract §7's malformed datagrams: each is dropped, never answered, and the
 /// server goes on answering well-formed requests.
 @Suite struct EndToEndBadDatagramTests {
   /// One row of the table: a name and how to spoil a well-formed request.

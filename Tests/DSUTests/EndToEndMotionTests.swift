@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The values of `tilt-cli dsu --replay` for a recording of known motion
-/// (`KnownMotionRecording`), against SPEC §7's axes:
+/// (`KnownMotionRecording`), against contract §7's axes:
 /// accelerometer (X, Y, Z) = (−a_x, −a_z, +a_y),
 /// gyroscope (pitch, yaw, roll) = (+ω_x, −ω_z, +ω_y).
 @Suite struct EndToEndMotionTests {

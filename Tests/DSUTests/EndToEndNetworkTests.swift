@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Who `tilt-cli dsu` answers (SPEC §7): loopback by default; elsewhere only
+/// Who `tilt-cli dsu` answers (contract §7): loopback by default; elsewhere only
 /// with `--allow CIDR`, and datagrams from outside the range get nothing.
 @Suite struct EndToEndNetworkTests {
   static let recording = "recordings/roll-pitch.csv"
@@ -30,7 +30,7 @@ import Testing
     #expect(server.stop() == 0)
   }
 
-  /// SPEC §7's clear errors: a port in use is named, with what to do.
+  /// contract §7's clear errors: a port in use is named, with what to do.
   @Test func aPortInUseIsNamedWithWhatToDo() throws {
     let holder = try DSUTestClient(port: 9, localHost: "127.0.0.1")
     let port = try holder.localPort()
@@ -49,7 +49,7 @@ import Testing
     #expect(server.stop() == 0)
   }
 
-  /// SPEC §7: at most 16 clients at once; the 17th subscriber gets nothing
+  /// contract §7: at most 16 clients at once; the 17th subscriber gets nothing
   /// while the 16 are live.
   @Test func atMostSixteenClientsAreServed() throws {
     let server = try DSUServerProcess(["--replay", Self.recording])

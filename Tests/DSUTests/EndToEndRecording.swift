@@ -1,6 +1,6 @@
 import Foundation
 
-/// A CSV recording (SPEC §2; CSV axes are card axes) with known motion, for
+/// A CSV recording (contract §2; CSV axes are card axes) with known motion, for
 /// the end-to-end tests: at 100 Hz, for each card axis x, y, z in turn,
 /// `rest` s still and face up, then 1 s turning at +30 deg/s about that axis
 /// and 1 s at −30 deg/s back to face up. The accelerometer follows the turn

@@ -92,7 +92,7 @@ final class DSUServerProcess {
   /// What the server printed on stderr so far.
   var stderr: String { stderrText.text }
 
-  /// SIGTERM, then the exit status (SPEC §7: SIGTERM exits 0).
+  /// SIGTERM, then the exit status (contract §7: SIGTERM exits 0).
   @discardableResult
   func stop() -> Int32 {
     if process.isRunning { process.terminate() }

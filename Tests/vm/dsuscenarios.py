@@ -1,4 +1,4 @@
-"""The scenarios of `tilt-cli dsu` (SPEC §7) on the guest's real drivers,
+"""The scenarios of `tilt-cli dsu` (contract §7) on the guest's real drivers,
 with the DSU client of dsuclient.py. scenarios.py registers them (register());
 they use its helpers through the module it passes (S).
 
@@ -31,7 +31,7 @@ HUB_PERIOD_S = 0.01
 
 
 def _dsu_axes(a, w):
-    """SPEC §7: card-frame a (g) and ω (deg/s) in DSU axes."""
+    """contract §7: card-frame a (g) and ω (deg/s) in DSU axes."""
     return (-a[0], -a[2], a[1]), (w[0], -w[2], w[1])
 
 
@@ -297,7 +297,7 @@ def _values(n, device_cls_name):
     S.check(len(rest) > 50, "%s: %d packets at rest" % (device.kind, len(rest)))
     worst_a = max(max(abs(x - y) for x, y in zip(p["accel"], (0.0, -1.0, 0.0))) for p in rest)
     worst_g = max(max(abs(x) for x in p["gyro"]) for p in rest)
-    # Turns: the SPEC §7 axis and sign, 30 deg/s within 5 %.
+    # Turns: the contract §7 axis and sign, 30 deg/s within 5 %.
     want = []
     for axis in range(3):
         for sign in (1, -1):
@@ -337,7 +337,7 @@ def _values(n, device_cls_name):
 def s37_values():
     """Every family through its real driver: port info of one slot, rest
     (0, −1, 0) g and under 0.1 deg/s after calibration, a 30 deg/s turn about
-    each card axis on SPEC §7's axis and sign within 5 %, timestamps at the
+    each card axis on contract §7's axis and sign within 5 %, timestamps at the
     device's pace."""
     results, failures = [], []
     for name in ("DualSense", "DualShock4", "SwitchPro", "LeftJoyConGrip", "hub"):
@@ -566,7 +566,7 @@ def register(module):
     global S
     S = module
     module.SCENARIOS.extend([
-        (37, "dsu on every family's real driver: one slot, rest, 30 deg/s turns on SPEC 7's axes, device pace",
+        (37, "dsu on every family's real driver: one slot, rest, 30 deg/s turns on contract §7's axes, device pace",
          s37_values),
         (38, "dsu lifecycle: unsubscribed closed with 0 wake-ups, opened within 0.5 s, lapsed closed within 6 s",
          s38_lifecycle),

@@ -2555,7 +2555,7 @@ SCENARIOS.append((36, "instructions per sample (callgrind), live --every-sample 
                   s36_instructions_per_sample))
 ONLY_WHEN_NAMED = {36}
 
-# 37-40: tilt-cli dsu (SPEC §7), in their own module.
+# 37-40: tilt-cli dsu (contract §7), in their own module.
 import dsuscenarios  # noqa: E402
 
 dsuscenarios.register(sys.modules[__name__])
