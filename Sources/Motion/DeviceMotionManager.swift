@@ -29,7 +29,7 @@ import SystemCalls
 ///
 /// Not thread-safe (not `Sendable`): use it from one thread; the handler runs
 /// on the thread that runs the loop.
-public final class DeviceMotionManager: LoopParticipant {
+public final class DeviceMotionManager: LoopParticipant, LoopRunning {
   /// What happens to the updates and the device, the same for every kind
   /// of device: for an app that follows them (a service, a test).
   public enum LifecycleEvent: Hashable, Sendable {
@@ -306,19 +306,11 @@ public final class DeviceMotionManager: LoopParticipant {
     if !holdsAtEnd || device.wakeDelay(until: 0) == nil { ended = .recordingEnded }
   }
 
-  /// Runs the loop until one of `signals` (SIGINT and SIGTERM by default),
-  /// ``requestEnd()``, or the end of a recording; closes the source and
-  /// keeps the gyroscope bias a rest confirmed (``DeviceMotionConfiguration/gyroBiasStore``).
-  /// The signals' handlers are installed for the run only.
-  @discardableResult
-  public func run(endingOn signals: Set<EventLoop.Signal> = [.interrupt, .terminate]) throws
-    -> Ending
-  {
-    try EventLoop.running(handling: signals) { try run(on: $0) }
-  }
-
-  /// Runs on `loop` (with its participants and signals), as
-  /// ``run(endingOn:)``; SIGWINCH, if the loop handles it, redraws the processor.
+  /// Runs on `loop` (with its participants and signals) until one of its
+  /// signals, ``requestEnd()``, or the end of a recording; then closes the
+  /// source and keeps the gyroscope bias a rest confirmed
+  /// (``DeviceMotionConfiguration/gyroBiasStore``). SIGWINCH, if the loop
+  /// handles it, redraws the processor.
   @discardableResult
   public func run(on loop: EventLoop) throws -> Ending {
     let turn = ClosureParticipant(

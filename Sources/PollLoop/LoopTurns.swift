@@ -91,3 +91,25 @@ extension EventLoop {
     return try body(loop)
   }
 }
+
+/// Something that runs on an ``EventLoop`` until it has a reason to end: the
+/// motion manager, the card's driver. ``run(endingOn:)`` gives it a loop of
+/// its own.
+public protocol LoopRunning: AnyObject {
+  /// Why a run ended.
+  associatedtype Ending
+  /// Runs on `loop`, with its participants and signals, until a reason to end.
+  func run(on loop: EventLoop) throws -> Ending
+}
+
+extension LoopRunning {
+  /// ``run(on:)`` on a loop of its own that handles `signals` (SIGINT and
+  /// SIGTERM by default). The handlers are installed for the run only: what
+  /// was there before is put back.
+  @discardableResult
+  public func run(endingOn signals: Set<EventLoop.Signal> = [.interrupt, .terminate]) throws
+    -> Ending
+  {
+    try EventLoop.running(handling: signals) { try run(on: $0) }
+  }
+}

@@ -36,7 +36,7 @@ import TiltCard
 /// `poll()` through ``participants``.
 ///
 /// Not thread-safe (not `Sendable`): use it from one thread.
-public final class TiltMotionManager: LoopParticipant {
+public final class TiltMotionManager: LoopParticipant, LoopRunning {
   /// Why ``run(endingOn:)`` ended.
   public enum Ending: Hashable, Sendable {
     /// SIGINT or SIGTERM, or ``TiltPipeline/requestEnd()`` (a quit key).
@@ -291,18 +291,6 @@ public final class TiltMotionManager: LoopParticipant {
   /// device went away and ``waitsForReconnect`` is false (``run(endingOn:)`` returns
   /// ``Ending/deviceWentAway`` instead).
   public func service(ready: Set<Int32>) throws { try motion.service(ready: ready) }
-
-  /// Runs the loop until one of `signals` (SIGINT and SIGTERM by default),
-  /// ``TiltPipeline/requestEnd()``, the end of a recording, or the device
-  /// going away without ``waitsForReconnect``; then finishes the output. The
-  /// signals' handlers are installed for the run only: what was there before
-  /// is put back.
-  @discardableResult
-  public func run(endingOn signals: Set<EventLoop.Signal> = [.interrupt, .terminate]) throws
-    -> Ending
-  {
-    try EventLoop.running(handling: signals) { try run(on: $0) }
-  }
 
   /// Runs on `loop` (with its participants and signals) until SIGINT or
   /// SIGTERM if it handles them, ``EventLoop/requestEnd()`` (from any
