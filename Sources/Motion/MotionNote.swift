@@ -35,7 +35,7 @@ public enum MotionNote: Hashable, Sendable, CustomStringConvertible {
     case .storedGyroscopeBiasProblem(let error): return error.description
     case .eventsDropped(let path):
       return "the kernel dropped events from \(path) before they were read (the machine was "
-        + "too busy?); the card went on from the device's state"
+        + "too busy?); motion went on from the device's state"
     }
   }
 
