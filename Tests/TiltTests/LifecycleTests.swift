@@ -130,7 +130,7 @@ import Testing
     var next = 0
     var updatesBefore = 0
     var turnsAfterSteps = 0
-    let driver = ClosureParticipant(descriptors: { [] }, deadline: { .now }) { _ in
+    func step(_: Set<Int32>) throws {
       guard next < steps.count else {
         // The device's end should have ended the loop; never hang on it.
         turnsAfterSteps += 1
@@ -147,7 +147,8 @@ import Testing
       }
       next += 1
     }
-    manager.participants.append(driver)
+    manager.participants.append(
+      ClosureParticipant(descriptors: { [] }, deadline: { .now }, service: step))
     do {
       try manager.run(endingOn: [])
     } catch TiltError.deviceGone {}
