@@ -2560,6 +2560,11 @@ import dsuscenarios  # noqa: E402
 
 dsuscenarios.register(sys.modules[__name__])
 
+# 42: DeviceMotionManager's lifecycle on evdev and IIO, in its own module.
+import lifecyclescenario  # noqa: E402
+
+lifecyclescenario.register(sys.modules[__name__])
+
 
 def main():
     global CLI, WORK, CLI_BEFORE

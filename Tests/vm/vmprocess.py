@@ -18,13 +18,17 @@ class Failure(Exception):
 
 
 class Watched:
-    """A child process whose stdout lines are timestamped (CLOCK_REALTIME) as they arrive."""
+    """A child process whose stdout lines are timestamped (CLOCK_REALTIME) as they arrive;
+    with stdin=True, send() writes lines to its stdin (else it reads /dev/null)."""
 
-    def __init__(self, argv, log_path, prefix=()):
+    def __init__(self, argv, log_path, prefix=(), stdin=False):
         self.argv = list(argv)
         self.log_path = log_path
         self.proc = subprocess.Popen(
-            list(prefix) + self.argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL
+            list(prefix) + self.argv,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
         )
         self.lines = []  # (arrival_realtime_s, text)
         self.err = []
@@ -42,6 +46,11 @@ class Watched:
     def _pump_err(self):
         for raw in self.proc.stderr:
             self.err.append(raw.decode(errors="replace").rstrip("\n"))
+
+    def send(self, line):
+        """Writes one line to the process's stdin (made with stdin=True)."""
+        self.proc.stdin.write((line + "\n").encode())
+        self.proc.stdin.flush()
 
     @property
     def pid(self):

@@ -4,7 +4,7 @@ import SystemCalls
 import Tilt
 import TiltCard
 
-// The app side of VM scenarios 32 and 33 (Tests/vm/README.md): the library
+// The app side of VM scenarios 32, 33 and 42 (Tests/vm/README.md): the library
 // used as an app uses it, with what it prints flushed line by line.
 //
 //   tilt-async-probe cancel DEVICE UPDATES SECONDS
@@ -25,6 +25,10 @@ import TiltCard
 //     the card's TiltMotionManager with that policy, stopDeviceMotionUpdates(),
 //     then its loop until SIGINT: the same lines, `state S` when the card's
 //     state changes.
+//   tilt-async-probe lifecycle DEVICE
+//     Motion's DeviceMotionManager on DEVICE (evdev or IIO), `start` and `stop`
+//     read from stdin by a participant of its loop, each LifecycleEvent
+//     printed (Lifecycle.swift); exits when the device goes away.
 //
 // A test tool, not part of the library: it calls libc (pause) itself.
 #if canImport(Glibc)
@@ -44,7 +48,8 @@ func usage() -> Never {
   complain(
     "usage: tilt-async-probe cancel DEVICE UPDATES SECONDS\n"
       + "       tilt-async-probe idle\n"
-      + "       tilt-async-probe stopped DEVICE [--buttons-start-updates]\n")
+      + "       tilt-async-probe stopped DEVICE [--buttons-start-updates]\n"
+      + "       tilt-async-probe lifecycle DEVICE   (start/stop lines on stdin)\n")
   exit(64)
 }
 
@@ -155,6 +160,8 @@ do {
     } else {
       try stoppedMotion(device: arguments[1])
     }
+  case ("lifecycle", 2):
+    try lifecycle(device: arguments[1])
   default:
     usage()
   }
