@@ -180,7 +180,8 @@ public final class DeviceMotionManager: LoopParticipant, LoopRunning {
     try device.follow(policy.use(active: active, stoppedForIdle: processor.isStoppedForIdle))
     if active != wasActive {
       wasActive = active
-      onLifecycle(active ? .started : .stopped)
+      // After ``LifecycleEvent/ended`` nothing more is said (closing at the end is no stop).
+      if !gone, !reportedEnd { onLifecycle(active ? .started : .stopped) }
     }
   }
 

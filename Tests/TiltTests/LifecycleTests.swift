@@ -156,8 +156,6 @@ import Testing
     let names = events.map { "\($0)" }
     let cut = names.firstIndex(of: "ended").map { $0 + 1 } ?? names.count
     #expect(Array(names[..<cut]) == steps.map(\.event), "\(kind.rawValue): \(names)")
-    withKnownIssue("run() says stopped after ended (its finish() stops the updates)") {
-      #expect(names[cut...].isEmpty, "\(kind.rawValue): after ended: \(names[cut...])")
-    }
+    #expect(names[cut...].isEmpty, "\(kind.rawValue): after ended: \(names[cut...])")
   }
 }

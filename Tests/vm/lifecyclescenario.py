@@ -112,13 +112,9 @@ def _drive(label, node, nodes, feed, unplug, buffers_off=lambda: True):
     want = [event for _, event in steps]
     cut = events.index("ended") + 1 if "ended" in events else len(events)
     S.check(events[:cut] == want, "%s: lifecycle events %s (want %s, lifecycle.txt)" % (label, events, want))
-    # run() ends on the device gone as on a request: its finish() stops the updates, which
-    # says `stopped` after `ended` ("nothing more will come"); LifecycleTests, which turns
-    # the manager by service(), does not see it.
-    S.known_defect(cut == len(events),
-                   "%s: DeviceMotionManager.run() said %s after `ended` (the device gone, waitsForReconnect "
-                   "off: run's finish() stops the updates); lifecycle.txt wants nothing after `ended`" % (
-                       label, events[cut:]))
+    S.check(cut == len(events),
+            "%s: DeviceMotionManager.run() said %s after `ended`; lifecycle.txt wants nothing after it" % (
+                label, events[cut:]))
     quiet = _updates_while_stopped(probe)
     S.check(quiet == 0, "%s: %d updates printed while stopped" % (label, quiet))
     updates = len(S._said(probe, "update "))
