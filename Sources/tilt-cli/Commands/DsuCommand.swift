@@ -81,14 +81,13 @@ enum DsuCommand: Command {
     if replay == nil && named.isEmpty && server.status.isEmpty {
       status.noDevices(DSUDiscovery.scan(named: named).unreadable)
     }
-    status.draw()
-    turns: while true {
-      for event in try loop.turn().events {
-        if case .signal(.windowChange) = event { continue }
-        break turns
-      }
-      status.draw()
-    }
+    // The status is drawn before each wait, so after every turn; SIGINT or SIGTERM ends the run.
+    try loop.run(
+      [],
+      done: {
+        status.draw()
+        return false
+      })
     server.stop()
     status.end()
     return ExitStatus.success
