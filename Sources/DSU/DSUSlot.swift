@@ -55,15 +55,10 @@ final class DSUSlot {
     try? manager?.stopDeviceMotionUpdates()
   }
 
-  /// Closes the device for good and stores the bias a rest confirmed: a
-  /// manager does both at the end of its run, so it is run on a loop of its
-  /// own with its end asked first (it returns at once).
+  /// Closes the device for good and stores the bias a rest confirmed.
   func finish() {
     close()
-    guard let manager, let loop = try? EventLoop() else { return }
-    defer { loop.end() }
-    manager.requestEnd()
-    _ = try? manager.run(on: loop)
+    try? manager?.finishUpdates()
   }
 
   /// Forgets the manager (its device went away).

@@ -349,6 +349,11 @@ public final class DeviceMotionManager: LoopParticipant, LoopRunning {
     return ending
   }
 
+  /// Ends without a loop of its own, as the end of ``run(on:)`` does: stops
+  /// updates, closes the device for good and keeps the bias a rest confirmed
+  /// (a consumer that turns the manager through ``service(ready:)``).
+  public func finishUpdates() throws { try finish() }
+
   /// Finishes the processor's output, closes the device, and keeps the bias a rest confirmed.
   private func finish() throws {
     defer { device?.finish() }
