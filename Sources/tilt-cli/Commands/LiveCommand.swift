@@ -31,7 +31,7 @@ enum LiveCommand: Command {
   /// the terminal's keys; exit 1 when the device went away.
   static func live(options: PipelineOptions, devicePath: String, wait: Bool) throws -> Int32 {
     if IIOIMU.isIIOReference(devicePath) {
-      return try IIOLive.live(options: options, reference: devicePath, wait: wait)
+      return try IIOCommands.live(options: options, reference: devicePath, wait: wait)
     }
     var configuration = try options.tiltConfiguration()
     // What `calibrate` stored, or the last run learned at rest (contract §3.8).
