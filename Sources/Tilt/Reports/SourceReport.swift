@@ -70,7 +70,9 @@ public struct SourceReport {
       report.csvHasGyroscope = reader.hasGyroscope
       var summary = CSVSummary(
         accelerometerUnit: reader.accelerometerUnit, gyroscopeUnit: reader.gyroscopeUnit,
-        groundTruthColumns: reader.columns.filter { $0.hasPrefix("opt_") || $0 == "movement" },
+        groundTruthColumns: reader.columns.filter {
+          $0.hasPrefix("opt_") || $0 == CSVColumns.movement
+        },
         hasGroundTruth: reader.hasGroundTruth)
       var intervals: [Double] = []
       var last: Double?

@@ -2,8 +2,8 @@ import IIO
 import Motion
 import Tilt
 
-/// `live`, `record` and `info` of an IIO sensor (SPEC §2's IIO sensor): the
-/// library's run, and what the tool says of it.
+/// An IIO sensor (SPEC §2's IIO sensor): what `live` says of the one it
+/// chose, and `record` and `info` through the library, with what they say.
 enum IIOCommands {
   /// What `live` says on stderr about the sensors it chose.
   static func chosen(_ imu: IIOIMU, polling: Double?) -> String {
@@ -16,21 +16,6 @@ enum IIOCommands {
     }
     if let polling { text += "; no buffer: polling in_*_raw at \((1 / polling).compact) Hz" }
     return text + "\n"
-  }
-
-  static func live(options: PipelineOptions, reference: String, wait: Bool) throws -> Int32 {
-    let imu = try IIOUsability.imu(reference)
-    var configuration = try options.tiltConfiguration()
-    configuration.gyroBiasStore = GyroBiasStore()
-    let manager = try TiltMotionManager(
-      devicePath: reference, configuration: configuration,
-      makeSink: { info in try options.makeSink(card: configuration.card, title: info.name) },
-      waitsForReconnect: wait,
-      onNote: { note in StandardError.write("tilt-cli live: \(LibraryErrorText.describe(note))\n") }
-    )
-    StandardError.write(
-      chosen(imu, polling: (manager.device as? IIOMotionDevice)?.pollInterval))
-    return try manager.runLive(options: options, card: configuration.card)
   }
 
   /// `record` of an IIO sensor: SPEC §2's CSV log (``IIORecorder``).
