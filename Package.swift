@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "Motion", targets: ["Motion"]),
     .library(name: "Tilt", targets: ["Tilt"]),
     .library(name: "CardServer", targets: ["CardServer"]),
+    .library(name: "CardPage", targets: ["CardPage"]),
     .library(name: "DSU", targets: ["DSU"]),
     .library(name: "Tuning", targets: ["Tuning"]),
     .library(name: "MotionSimulator", targets: ["MotionSimulator"]),
@@ -60,6 +61,9 @@ let package = Package(
       dependencies: [
         "Motion", "PollLoop", "Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls",
       ]),
+    // The card's run with its live page: the card's manager served by CardServer.
+    .target(
+      name: "CardPage", dependencies: ["Tilt", "CardServer", "TiltCard", "SystemCalls"]),
     // The emulator motion server (contract §7): the cemuhook/DSU protocol over UDP, a
     // participant of the loop and one more consumer of the motion manager.
     .target(
@@ -77,7 +81,7 @@ let package = Package(
       name: "tilt-cli",
       dependencies: [
         "Tilt", "Motion", "PollLoop", "Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard",
-        "SystemCalls", "CardServer", "Tuning", "DSU", "CommandLineOptions",
+        "SystemCalls", "CardServer", "CardPage", "Tuning", "DSU", "CommandLineOptions",
       ]),
     // The app side of VM scenarios 32 and 33 (Tests/vm/README.md); not a product.
     .executableTarget(

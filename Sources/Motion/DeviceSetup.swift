@@ -1,3 +1,4 @@
+import Evdev
 import EvdevCore
 
 /// How a device's events become card-frame samples: its profile, with the
@@ -38,5 +39,16 @@ public enum DeviceSetup {
       warn(IgnoredMountMatrix(device: device, origin: .udev, problem: "\(error)"))
       return nil
     }
+  }
+
+  /// The node holding the buttons of the device at `path` (a gamepad's motion
+  /// and button nodes, paired by a scan of ``DeviceChoice/inputDirectory``),
+  /// and that node's description when it could be read.
+  public static func pairedButtons(of path: String, info: DeviceInfo) -> (
+    path: String?, info: DeviceInfo?
+  ) {
+    let nodes = DeviceScanner.scan(directory: DeviceChoice.inputDirectory, known: [path: info])
+    let paired = nodes.first { $0.path == path }?.pairedButtonPath
+    return (paired, nodes.first { $0.path == paired }?.info)
   }
 }

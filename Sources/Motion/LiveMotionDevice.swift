@@ -80,12 +80,9 @@ public final class LiveMotionDevice {
       for: device.info, configuration: configuration, device: path, udevMatrix: udevMatrix)
     decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
     early += try device.readFrames()
-    let nodes = DeviceScanner.scan(
-      directory: DeviceChoice.inputDirectory, known: [path: device.info])
-    let paired = nodes.first { $0.path == path }?.pairedButtonPath
-    buttonPath = paired
-    let pairedButtons = nodes.first { $0.path == paired }?.info
-    buttons = DeviceSetup.buttons(profile: profile, pairedButtons: pairedButtons)
+    let paired = DeviceSetup.pairedButtons(of: path, info: device.info)
+    buttonPath = paired.path
+    buttons = DeviceSetup.buttons(profile: profile, pairedButtons: paired.info)
     early += try device.readFrames()
     motion = device
     pendingFrames = early

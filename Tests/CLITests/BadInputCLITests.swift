@@ -436,9 +436,9 @@ import TiltCard
           device: DiscoveredDevice(path: "/dev/input/event4", info: info, openError: nil),
           profile: DeviceProfile.classify(info))
       ], directory: "/dev/input")
-    let table = listing.table
+    let table = listing.table(describingErrors: LibraryErrorText.describe)
     #expect(table.contains("pad\\e]0;owned\\x07\\e]52;c;aGk=\\x07 \\u{202E}x\\u{9B}2J"), "\(table)")
-    let json = listing.json.serialized(pretty: true)
+    let json = listing.json(describingErrors: LibraryErrorText.describe).serialized(pretty: true)
     #expect(
       json.contains(#""name": "pad\u001b]0;owned\u0007\u001b]52;c;aGk=\u0007 \u202ex\u009b2J""#),
       "\(json)")

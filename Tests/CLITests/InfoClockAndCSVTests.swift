@@ -172,10 +172,12 @@ enum SyntheticRecording {
     let listing = DeviceListing(
       entries: [Self.entry("/dev/input/event7", Self.ds4Motion(driver: "sony"))],
       directory: "/dev/input")
-    let line = listing.table.split(separator: "\n")[1]
+    let line = listing.table(describingErrors: LibraryErrorText.describe).split(separator: "\n")[1]
     #expect(line.contains("DualShock 4 motion node (hid-sony,"), "\(line)")
     #expect(!line.contains("hid-playstation"), "\(line)")
-    #expect(listing.table.hasSuffix("1 of 1 devices can drive the card.\n"))
+    #expect(
+      listing.table(describingErrors: LibraryErrorText.describe).hasSuffix(
+        "1 of 1 devices can drive the card.\n"))
   }
 
   @Test func pointersTouchscreensAndARightJoyConSayWhyNot() {
@@ -193,12 +195,12 @@ enum SyntheticRecording {
     let listing = DeviceListing(
       entries: [Self.entry("/dev/input/event3", tablet), Self.entry("/dev/input/event9", joyCon)],
       directory: "/dev/input")
-    let table = listing.table
+    let table = listing.table(describingErrors: LibraryErrorText.describe)
     #expect(table.contains("an absolute pointer (udev: mouse; a VM's USB tablet or similar)"))
     #expect(table.contains("whose stick is on ABS_RX/ABS_RY, not ABS_X/ABS_Y"), "\(table)")
     #expect(!table.contains("no absolute axes"))
     #expect(table.hasSuffix("0 of 2 devices can drive the card.\n"))
-    let json = listing.json.serialized()
+    let json = listing.json(describingErrors: LibraryErrorText.describe).serialized()
     #expect(json.contains(#""udev":["ID_INPUT_MOUSE"]"#), "\(json)")
     #expect(json.contains(#""udev":["ID_INPUT_JOYSTICK"]"#), "\(json)")
   }

@@ -1,6 +1,7 @@
 import Evdev
 import Foundation
 import Glibc
+import Motion
 import Testing
 
 @testable import tilt_cli

@@ -13,9 +13,9 @@ enum DevicesCommand: Command {
   static func run(_ arguments: CommandLineArguments) throws -> Int32 {
     let listing = DeviceListing.scan()
     if arguments.has("json") {
-      print(listing.json.serialized(pretty: true))
+      print(listing.json(describingErrors: LibraryErrorText.describe).serialized(pretty: true))
     } else {
-      print(listing.table, terminator: "")
+      print(listing.table(describingErrors: LibraryErrorText.describe), terminator: "")
     }
     return ExitStatus.success
   }

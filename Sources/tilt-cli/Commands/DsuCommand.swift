@@ -68,7 +68,10 @@ enum DsuCommand: Command {
       source: replay.map { .recording(path: $0) } ?? .live(devices: named),
       deviceConfiguration: configuration)
     StandardError.write("serving DSU on udp://\(server.address)\n")
-    let status = DsuStatus(server: server, live: StandardError.isTerminal)
+    let status = DSUStatusDisplay(
+      server: server, live: StandardError.isTerminal, describe: LibraryErrorText.describe,
+      note: { StandardError.write("tilt-cli dsu: \($0)\n") }, write: StandardError.write,
+      writeControl: StandardError.writeControl)
     server.onEvent = { status.event($0) }
     let loop = try EventLoop(handling: [.interrupt, .terminate])
     defer { loop.end() }

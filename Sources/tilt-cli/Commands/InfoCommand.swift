@@ -1,5 +1,6 @@
 import CommandLineOptions
 import IIO
+import Tilt
 
 /// `tilt-cli info SOURCE`: what a device or a recording is.
 enum InfoCommand: Command {
@@ -31,9 +32,15 @@ enum InfoCommand: Command {
     }
     let seconds = arguments.number("measure") ?? 1
     if IIOIMU.isIIOReference(source) {
-      return try IIOLive.info(reference: source, json: arguments.has("json"), measure: seconds)
+      return try IIOCommands.info(reference: source, json: arguments.has("json"), measure: seconds)
     }
-    let report = try SourceReport.make(for: source, measureSeconds: seconds)
+    let report = try SourceReport.make(for: source, measureSeconds: seconds) { note in
+      switch note {
+      case .recordingCheck(let text): StandardError.write("tilt-cli info: \(text)\n")
+      case .ignoredMountMatrix(let ignored):
+        StandardError.write("tilt-cli: \(LibraryErrorText.describe(ignored))\n")
+      }
+    }
     if arguments.has("json") {
       print(report.json.serialized(pretty: true))
     } else {

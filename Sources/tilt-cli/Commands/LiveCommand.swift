@@ -30,24 +30,26 @@ enum LiveCommand: Command {
   /// The live loop of the library, into the sink the options ask for, with
   /// the terminal's keys; exit 1 when the device went away.
   static func live(options: PipelineOptions, devicePath: String, wait: Bool) throws -> Int32 {
-    if IIOIMU.isIIOReference(devicePath) {
-      return try IIOLive.live(options: options, reference: devicePath, wait: wait)
-    }
+    let iio = IIOIMU.isIIOReference(devicePath) ? try IIOUsability.imu(devicePath) : nil
     var configuration = try options.tiltConfiguration()
-    // What `calibrate` stored, or the last run learned at rest (contract §3.8).
     configuration.gyroBiasStore = GyroBiasStore()
     let manager = try TiltMotionManager(
       devicePath: devicePath, configuration: configuration,
       makeSink: { info in try options.makeSink(card: configuration.card, title: info.name) },
       waitsForReconnect: wait,
       onNote: { note in
-        if case .ignoredUdevMountMatrix = note {
+        if iio == nil, case .ignoredUdevMountMatrix = note {
           StandardError.write("tilt-cli: \(LibraryErrorText.describe(note))\n")
         } else {
           StandardError.write("tilt-cli live: \(LibraryErrorText.describe(note))\n")
         }
       })
-    manager.buttonsStartUpdates = true  // a pad's button wakes a stopped card
+    if let iio {
+      StandardError.write(
+        IIOCommands.chosen(iio, polling: (manager.device as? IIOMotionDevice)?.pollInterval))
+    } else {
+      manager.buttonsStartUpdates = true  // a pad's button wakes a stopped card
+    }
     return try manager.runLive(options: options, card: configuration.card)
   }
 }

@@ -29,7 +29,7 @@ enum RecordCommand: Command {
     let duration = arguments.number("duration")
     let device = try arguments.string("device") ?? DeviceChoice.firstMotionDevice()
     if IIOIMU.isIIOReference(device) {
-      return try IIOLive.record(reference: device, outputPath: output, duration: duration)
+      return try IIOCommands.record(reference: device, outputPath: output, duration: duration)
     }
     return try Recorder(
       device: LiveDevice(path: device), devicePath: device, outputPath: output, duration: duration

@@ -70,9 +70,18 @@ enum ReplayCommand: Command {
     again: (() throws -> any MotionSource)? = nil, endNote: String? = nil,
     emptyNote: String? = nil
   ) throws -> Int32 {
-    try CardRun.replay(
-      source, options: options, configuration: configuration, speed: speed, title: title,
-      path: path, again: again, endNote: endNote, emptyNote: emptyNote)
+    let sink = try options.makeSink(card: configuration.card, title: title, source: path)
+    let replayed = try options.cardRun.replay(
+      source, into: sink, configuration: configuration, speed: speed, title: title, path: path,
+      again: again,
+      onServed: {
+        StandardError.write("tilt-cli replay: the replay starts when the page is open\n")
+      })
+    // After the view is gone, so that it stays on the terminal.
+    guard let replayed, !replayed.endRequested else { return ExitStatus.success }
+    if let emptyNote, replayed.playedItems == 0 { StandardError.write("\(emptyNote)\n") }
+    if let endNote { StandardError.write("\(endNote)\n") }
+    return ExitStatus.success
   }
 
   /// `nil` for `max`, which is also the default when the replay writes a file.

@@ -2,11 +2,12 @@ import Attitude
 import CardServer
 import CommandLineOptions
 import EvdevCore
+import Tilt
 import TiltCard
 
 /// The options that `live` and `replay` share (contract §3.2), checked and typed.
 struct PipelineOptions {
-  enum Format: String, CaseIterable { case jsonl, tty, html }
+  typealias Format = FrameFormat
   enum Filter: String, CaseIterable { case none, lowpass, oneeuro }
   // The library's own enums: one spelling of each choice, no mirror to bridge.
   typealias Fusion = FusionMode

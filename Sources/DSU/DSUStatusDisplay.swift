@@ -1,24 +1,39 @@
-import DSU
 import Evdev
 import Foundation
-import Tilt
+import SystemCalls
 
-/// What `tilt-cli dsu` shows: on a terminal one line per slot (device,
-/// rate, clients, datagrams sent, bias) redrawn in place at most 4 times a
-/// second; otherwise the changes only, one line each on stderr.
-final class DsuStatus {
+/// A server's status for a person: on a terminal (`live`) one line per slot
+/// (device, rate, clients, datagrams sent, bias) redrawn in place at most 4
+/// times a second; otherwise the changes only, one line each.
+public final class DSUStatusDisplay {
   private let server: DSUServer
   private let live: Bool
+  private let describe: (any Error) -> String
+  private let note: (String) -> Void
+  private let write: (String) -> Void
+  private let writeControl: (String) -> Void
   private var drawnLines = 0
   private var lastDraw = 0.0
 
-  init(server: DSUServer, live: Bool) {
+  /// A display of `server`'s slots. `note` says a message (no line end);
+  /// `write` writes status text (text from devices in it: escape it);
+  /// `writeControl` writes the cursor moves that erase the drawn lines;
+  /// `describe` words a slot's error.
+  public init(
+    server: DSUServer, live: Bool, describe: @escaping (any Error) -> String = { "\($0)" },
+    note: @escaping (String) -> Void, write: @escaping (String) -> Void,
+    writeControl: @escaping (String) -> Void
+  ) {
     self.server = server
     self.live = live
+    self.describe = describe
+    self.note = note
+    self.write = write
+    self.writeControl = writeControl
   }
 
   /// A server event: said on its own line (above the status on a terminal).
-  func event(_ event: DSUServer.Event) {
+  public func event(_ event: DSUServer.Event) {
     let text: String?
     switch event {
     case .slotConnected(let slot, let device):
@@ -30,48 +45,46 @@ final class DsuStatus {
     case .opened(let slot): text = "slot \(slot): opened"
     case .closed(let slot): text = "slot \(slot): closed"
     case .problem(let slot, _, let error):
-      text = "slot \(slot): \(LibraryErrorText.describe(error))"
+      text = "slot \(slot): \(describe(error))"
     case .note(let slot, let note): text = "slot \(slot): \(note)"
     case .noFreeSlot(let device):
       text = "\(device.path) (\"\(device.name)\"): all 4 slots are taken; it is not served"
     }
     guard let text else { return }
     erase()
-    StandardError.write("tilt-cli dsu: \(text)\n")
+    note(text)
     lastDraw = 0
   }
 
   /// No slot at start: why, when devices could not be opened.
-  func noDevices(_ unreadable: [DeviceError]) {
+  public func noDevices(_ unreadable: [DeviceError]) {
     erase()
     if let first = unreadable.first {
-      StandardError.write(
-        "tilt-cli dsu: no motion device yet; \(unreadable.count) could not be opened: "
-          + "\(LibraryErrorText.describe(first))\n")
+      note(
+        "no motion device yet; \(unreadable.count) could not be opened: \(describe(first))")
     } else {
-      StandardError.write(
-        "tilt-cli dsu: no motion device yet; serving empty slots until one is plugged in\n")
+      note("no motion device yet; serving empty slots until one is plugged in")
     }
   }
 
   /// Redraws the slots' lines on a terminal (at most 4 times a second).
-  func draw() {
+  public func draw() {
     guard live else { return }
-    let now = ProcessInfo.processInfo.systemUptime
+    let now = MonotonicInstant.now.secondsValue
     guard now - lastDraw >= 0.25 else { return }
     lastDraw = now
     erase()
     let lines = server.status.map(line)
-    for line in lines { StandardError.write(line + "\n") }
+    for line in lines { write(line + "\n") }
     drawnLines = lines.count
   }
 
   /// Leaves the last status on screen.
-  func end() { drawnLines = 0 }
+  public func end() { drawnLines = 0 }
 
   private func erase() {
     guard live, drawnLines > 0 else { return }
-    StandardError.writeControl(String(repeating: "\u{1B}[1A\u{1B}[2K", count: drawnLines) + "\r")
+    writeControl(String(repeating: "\u{1B}[1A\u{1B}[2K", count: drawnLines) + "\r")
     drawnLines = 0
   }
 

@@ -1,5 +1,4 @@
 import CardServer
-import EvdevCore
 import Tilt
 import TiltCard
 
@@ -8,34 +7,55 @@ import TiltCard
 /// page visible and nobody asked to stop; otherwise the device is closed (a
 /// recording held). A replay starts when the first viewer has the page visible.
 /// The server's callbacks hold this object until ``CardServer/close()``.
-final class LivePage {
-  let server: CardServer
-  /// `POST /control stop` (or `p` on the page) until `start`.
-  private var stoppedByViewer = false
+public final class LivePage {
+  /// What the page says to whoever runs it.
+  public enum Note: CustomStringConvertible {
+    /// The page is served at this URL.
+    case serving(url: String)
+    /// The page is served beyond this machine, on this address.
+    case servesNetwork(address: String)
+    /// A viewer's command, or starting or stopping the updates, failed.
+    case controlFailed(any Error)
 
-  init(address: ServeAddress, card: CardConfiguration, title: String, token: String? = nil) throws {
-    do {
-      server = try CardServer(
-        address: address,
-        page: HTMLRenderer(configuration: card, title: title).renderLive(), token: token)
-    } catch {
-      throw Failure(error.description)
-    }
-    StandardError.write("serving \(server.url)\n")
-    if server.servesNetwork {
-      StandardError.write(
-        "tilt-cli: warning: the card is served to the network on \(server.address): whoever "
+    /// The note in words (a failed control: the error as Swift prints it).
+    public var description: String {
+      switch self {
+      case .serving(let url): return "serving \(url)"
+      case .servesNetwork(let address):
+        return "warning: the card is served to the network on \(address): whoever "
           + "has this URL can watch the device and drive the card; every request needs its "
-          + "token. Serve on 127.0.0.1 to keep it on this machine.\n")
+          + "token. Serve on 127.0.0.1 to keep it on this machine."
+      case .controlFailed(let error): return "\(error)"
+      }
     }
   }
 
+  /// The page's server.
+  public let server: CardServer
+  private let onNote: (Note) -> Void
+  /// `POST /control stop` (or `p` on the page) until `start`.
+  private var stoppedByViewer = false
+
+  /// Serves the page of `card` titled `title` on `address`; `onNote` hears
+  /// the URL at once, and later what went wrong with a viewer's command.
+  public init(
+    address: ServeAddress, card: CardConfiguration, title: String, token: String? = nil,
+    onNote: @escaping (Note) -> Void
+  ) throws {
+    server = try CardServer(
+      address: address,
+      page: HTMLRenderer(configuration: card, title: title).renderLive(), token: token)
+    self.onNote = onNote
+    onNote(.serving(url: server.url))
+    if server.servesNetwork { onNote(.servesNetwork(address: "\(server.address)")) }
+  }
+
   /// Whether updates should run now.
-  var wanted: Bool { server.anyViewerVisible && !stoppedByViewer }
+  public var wanted: Bool { server.anyViewerVisible && !stoppedByViewer }
 
   /// Serves `manager`'s frames and state; the viewers start and stop it. A
   /// recording waits for the first viewer before it starts.
-  func attach(to manager: TiltMotionManager) throws {
+  public func attach(to manager: TiltMotionManager) throws {
     let server = self.server
     manager.participants.append(server)
     manager.pipeline.frameObservers.append { server.broadcast($0) }
@@ -60,7 +80,7 @@ final class LivePage {
           try manager.perform(.stopUpdates)
         }
       } catch {
-        StandardError.write("tilt-cli: \(LibraryErrorText.describe(error))\n")
+        self.onNote(.controlFailed(error))
       }
     }
     server.onVisibilityChange = { _ in apply() }

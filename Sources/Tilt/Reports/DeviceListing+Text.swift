@@ -1,11 +1,12 @@
 import Evdev
 import Foundation
-import Tilt
+import Motion
 import TiltCard
 
 extension DeviceListing {
-  /// What a person reads: one line a device, usable ones first.
-  var table: String {
+  /// What `devices` shows a person: one line a device, usable ones first;
+  /// `describe` words a node's open error.
+  public func table(describingErrors describe: (any Error) -> String = { "\($0)" }) -> String {
     guard !entries.isEmpty || !iioDevices.isEmpty else {
       var isDirectory: ObjCBool = false
       if !FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
@@ -27,7 +28,7 @@ extension DeviceListing {
       guard let profile = entry.profile else {
         return [
           entry.device.path, "-", name,
-          entry.device.openError.map { LibraryErrorText.describe($0) } ?? "unreadable",
+          entry.device.openError.map { describe($0) } ?? "unreadable",
         ]
       }
       // A usable node: its units and clock, then what the classifier noted
@@ -39,7 +40,7 @@ extension DeviceListing {
       if let buttons = entry.device.pairedButtonPath { note += "; buttons on \(buttons)" }
       return [entry.device.path, profile.kind.rawValue, name, note]
     }
-    rows += IIOLive.rows(iioDevices)
+    rows += IIOSensorReport.rows(iioDevices)
     rows = rows.map { $0.map { TerminalText.escaped($0) } }
     let header = ["DEVICE", "KIND", "NAME", "NOTES"]
     let widths = (0..<3).map { column in
@@ -56,7 +57,8 @@ extension DeviceListing {
       + "\n\(usable) of \(entries.count + iioDevices.count) devices can drive the card.\n"
   }
 
-  var json: JSONValue {
+  /// SPEC §3's `devices --json` array; `describe` words a node's open error.
+  public func json(describingErrors describe: (any Error) -> String = { "\($0)" }) -> JSONValue {
     .array(
       entries.map { entry in
         var members: [(String, JSONValue)] = [
@@ -70,41 +72,8 @@ extension DeviceListing {
         }
         members.append(("pairedButtons", JSONValue(entry.device.pairedButtonPath)))
         members.append(
-          ("error", JSONValue(entry.device.openError.map { LibraryErrorText.describe($0) })))
+          ("error", JSONValue(entry.device.openError.map { describe($0) })))
         return .object(members)
-      } + iioDevices.map { IIOLive.listingJSON($0, among: iioDevices) })
-  }
-}
-
-extension DeviceProfile {
-  /// One line on what the card will use: resolutions and clock.
-  var summary: String {
-    var parts: [String] = []
-    if let r = accelResolution { parts.append("accel \(r.compact) units/g") }
-    if let r = gyroResolution { parts.append("gyro \(r.compact) units/(deg/s)") }
-    parts.append(timestamps == .msc ? "MSC_TIMESTAMP clock" : "event clock")
-    return parts.joined(separator: ", ")
-  }
-
-  /// The `ID_INPUT_*` properties udev's input_id gives the node, as a JSON array.
-  var udevJSON: JSONValue { .array(inputClasses.udevProperties.map { .string($0) }) }
-
-  /// udev's classes in words, for a person: "joystick, key".
-  var udevText: String {
-    let names = inputClasses.udevProperties.map {
-      $0.dropFirst("ID_INPUT_".count).lowercased().replacingOccurrences(of: "_", with: " ")
-    }
-    return names.isEmpty ? "none" : names.joined(separator: ", ")
-  }
-
-  /// The keys of SPEC §3's `info --json`.
-  var jsonMembers: [(String, JSONValue)] {
-    [
-      ("accelResolution", JSONValue(accelResolution)),
-      ("gyroResolution", JSONValue(gyroResolution)),
-      ("timestamps", .string(timestamps.rawValue)),
-      ("quirk", JSONValue(quirk)),
-      ("reason", .string(reason)),
-    ]
+      } + iioDevices.map { IIOSensorReport.listingJSON($0, among: iioDevices) })
   }
 }
