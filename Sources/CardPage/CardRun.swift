@@ -7,7 +7,7 @@ import TiltCard
 /// terminal's keys or the watch on a piped standard output, then the loop
 /// until SIGINT or SIGTERM, `q`, the end of a recording or the device gone.
 public struct CardRun {
-  /// Where to serve the live page (SPEC §6); nil for no page.
+  /// Where to serve the live page (contract §6); nil for no page.
   public var serve: ServeAddress?
   /// The token every request to the page must carry.
   public var serveToken: String?
@@ -89,7 +89,7 @@ public struct CardRun {
       manager, card: configuration.card, title: title,
       onPage: { page in
         // The page says the replay ended and keeps its last frame; the
-        // process serves on until a signal (SPEC §6).
+        // process serves on until a signal (contract §6).
         manager.holdsAtEnd = speed != nil
         let server = page.server
         manager.onEnd = { t in server.broadcastEnd(at: t) }

@@ -2,7 +2,7 @@ import CardServer
 import Tilt
 import TiltCard
 
-/// `--serve [HOST:]PORT` (SPEC §6): the live page's server, and the rule that
+/// `--serve [HOST:]PORT` (contract §6): the live page's server, and the rule that
 /// ties its viewers to the updates: they run only while some viewer has the
 /// page visible and nobody asked to stop; otherwise the device is closed (a
 /// recording held). A replay starts when the first viewer has the page visible.

@@ -1,6 +1,6 @@
 import EvdevCore
 
-/// Each sample as a row of SPEC §2's CSV log (card axes, g and rad/s):
+/// Each sample as a row of contract §2.3's CSV log (card axes, g and rad/s):
 /// ``CSVColumns/header(hasGyroscope:)`` first, then ``CSVColumns/row(_:)``.
 public final class CSVRows: MotionProcessor {
   let file: FileUnderTemporaryName

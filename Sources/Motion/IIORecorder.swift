@@ -1,7 +1,7 @@
 import IIO
 import PollLoop
 
-/// An IIO sensor recorded into SPEC §2's CSV log (card axes, g and rad/s):
+/// An IIO sensor recorded into contract §2.3's CSV log (card axes, g and rad/s):
 /// the samples a live run would feed its processor, timed as it times them.
 /// The log is written under a temporary name in the same directory until
 /// complete, as ``EvemuRecorder`` writes: the path never holds half a log.

@@ -1,7 +1,7 @@
 import Foundation
 import TiltCard
 
-/// The card's three outputs (SPEC §3): JSON lines, the HTML page, the
+/// The card's three outputs (contract §3): JSON lines, the HTML page, the
 /// terminal view.
 public enum FrameFormat: String, CaseIterable, Sendable {
   case jsonl, tty, html

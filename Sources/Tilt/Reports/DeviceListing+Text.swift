@@ -57,7 +57,7 @@ extension DeviceListing {
       + "\n\(usable) of \(entries.count + iioDevices.count) devices can drive the card.\n"
   }
 
-  /// SPEC §3's `devices --json` array; `describe` words a node's open error.
+  /// contract §3.7's `devices --json` array; `describe` words a node's open error.
   public func json(describingErrors describe: (any Error) -> String = { "\($0)" }) -> JSONValue {
     .array(
       entries.map { entry in

@@ -24,8 +24,8 @@ extension DeviceProfile {
     return names.isEmpty ? "none" : names.joined(separator: ", ")
   }
 
-  /// The keys of SPEC §3's `info --json`.
-  /// The profile's keys of SPEC §3's `info --json` and `devices --json`.
+  /// The keys of contract §3.7's `info --json`.
+  /// The profile's keys of contract §3.7's `info --json` and `devices --json`.
   public var jsonMembers: [(String, JSONValue)] {
     [
       ("accelResolution", JSONValue(accelResolution)),

@@ -3,10 +3,10 @@ import IIO
 import Motion
 import TiltCard
 
-/// What `info` and `devices` say of IIO sensors (SPEC §2's IIO sensor).
+/// What `info` and `devices` say of IIO sensors (contract §2.4's IIO sensor).
 public enum IIOSensorReport {
   /// `info` of the IIO sensor `reference` names: kind, scale, rate, buffer,
-  /// trigger, why not usable; SPEC §3's JSON object when `json`. With `seconds`
+  /// trigger, why not usable; contract §3.7's JSON object when `json`. With `seconds`
   /// over 0 a buffered sensor's scans are measured that long. Nil when no
   /// sensor has that name and ``IIOUsability/imu(_:)`` throws nothing.
   public static func info(reference: String, json: Bool, measure seconds: Double = 0) throws
@@ -82,7 +82,7 @@ public enum IIOSensorReport {
     ])
   }
 
-  /// SPEC §3's kind of a sensor: `imu` (with its hub's gyroscope),
+  /// contract §3.7's kind of a sensor: `imu` (with its hub's gyroscope),
   /// `accelerometer` or `unsupported`.
   public static func kind(_ device: IIODevice, imu: IIOIMU?) -> String {
     if device.kinds.contains(.accelerometer) && device.kinds.contains(.gyroscope) { return "imu" }
@@ -96,7 +96,7 @@ public enum IIOSensorReport {
     let imu = IIOIMU.find(device.deviceName, in: devices)
     let k = reason == nil ? kind(device, imu: imu) : "unsupported"
     let accel = device.kinds.contains(.accelerometer)
-    // SPEC §3's resolutions: units/g and units/(deg/s) from the IIO scale.
+    // contract §3.7's resolutions: units/g and units/(deg/s) from the IIO scale.
     let accelResolution: Double? =
       accel ? IIOConvention.standardGravity / device.scale(.accelerometer).x : nil
     let gyroResolution: Double? =

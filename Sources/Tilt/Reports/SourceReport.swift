@@ -7,7 +7,7 @@ import SystemCalls
 import TiltCard
 
 /// What a motion source is: an input device (measured for a while), an evemu
-/// recording or a CSV log (read to its end). Its ``json`` is SPEC §3's `info
+/// recording or a CSV log (read to its end). Its ``json`` is contract §3's `info
 /// --json`; its ``text`` the lines a person reads.
 public struct SourceReport {
   /// Why a path can't be reported on: one line, the path first.
@@ -32,7 +32,7 @@ public struct SourceReport {
   public var measuredSeconds: Double?
   /// Frames of an evemu file, rows of a CSV log.
   public var frameCount: Int?
-  /// The `MSC_TIMESTAMP` clock's rate against the event clock (SPEC §1).
+  /// The `MSC_TIMESTAMP` clock's rate against the event clock (contract §1.7).
   public var timestampRate: ClockRateCheck?
   /// What a CSV log holds.
   public var csv: CSVSummary?
@@ -144,7 +144,7 @@ public struct SourceReport {
     return report
   }
 
-  /// SPEC §3's `info --json` object.
+  /// contract §3.7's `info --json` object.
   public var json: JSONValue {
     var members: [(String, JSONValue)] = [
       ("source", .string(source)), ("format", .string(format)), ("name", JSONValue(name)),

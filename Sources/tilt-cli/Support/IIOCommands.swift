@@ -2,7 +2,7 @@ import IIO
 import Motion
 import Tilt
 
-/// An IIO sensor (SPEC §2's IIO sensor): what `live` says of the one it
+/// An IIO sensor (contract §2.4's IIO sensor): what `live` says of the one it
 /// chose, and `record` and `info` through the library, with what they say.
 enum IIOCommands {
   /// What `live` says on stderr about the sensors it chose.
@@ -18,7 +18,7 @@ enum IIOCommands {
     return text + "\n"
   }
 
-  /// `record` of an IIO sensor: SPEC §2's CSV log (``IIORecorder``).
+  /// `record` of an IIO sensor: contract §2.3's CSV log (``IIORecorder``).
   static func record(reference: String, outputPath: String, duration: Double?) throws -> Int32 {
     let imu = try IIOUsability.imu(reference)
     let outcome = try IIORecorder(imu: imu, outputPath: outputPath, duration: duration).run(
