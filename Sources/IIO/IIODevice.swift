@@ -134,12 +134,12 @@ public enum IIOScanner {
       "sampling_frequency", "in_accel_sampling_frequency",
       "in_anglvel_sampling_frequency",
     ]
-    .lazy.compactMap { Sysfs.readIfPresent(file($0)).flatMap(Double.init) }.first
+    .firstNonNil { Sysfs.readIfPresent(file($0)).flatMap(Double.init) }
     let matrix = [
       "in_accel_mount_matrix", "in_anglvel_mount_matrix", "mount_matrix",
       "in_mount_matrix",
     ]
-    .lazy.compactMap { Sysfs.readIfPresent(file($0)) }.first
+    .firstNonNil { Sysfs.readIfPresent(file($0)) }
     return IIODevice(
       sysfsPath: path, deviceName: deviceName, name: name,
       nodePath: (nodeDirectory as NSString).appendingPathComponent(deviceName), kinds: kinds,

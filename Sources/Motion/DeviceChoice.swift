@@ -89,12 +89,12 @@ public enum DeviceChoice {
   public static func firstMotionDevice() throws -> String {
     if let path = firstMotionDeviceIfAny() { return path }
     let listing = DeviceListing.scan()
-    let iioProblem = IIOIMU.group(listing.iioDevices).lazy.compactMap { imu in
+    let iioProblem = IIOIMU.group(listing.iioDevices).firstNonNil { imu in
       IIOUsability.reason(for: imu).map {
         TiltError.notAMotionDevice(
           path: imu.accelerometer.nodePath, name: imu.name, reason: $0, isRecording: false)
       }
-    }.first
+    }
     if listing.entries.isEmpty, let iioProblem { throw iioProblem }
     if listing.entries.isEmpty {
       throw TiltError.noInputDevices(directory: inputDirectory)

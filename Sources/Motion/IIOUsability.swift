@@ -21,7 +21,7 @@ public enum IIOUsability {
 
   /// For an IMU: `nil` when its accelerometer can be read by this user.
   public static func reason(for imu: IIOIMU) -> String? {
-    [imu.accelerometer, imu.gyroscope].compactMap { $0 }.lazy.compactMap(accessProblem).first
+    [imu.accelerometer, imu.gyroscope].compactMap { $0 }.firstNonNil(accessProblem)
   }
 
   /// For a listed device: a gyroscope with no accelerometer on its hub, or an access problem.

@@ -1,4 +1,5 @@
 import EvdevCore
+import IIO
 import Foundation
 
 /// How long a recording plays, from its first and last sample times, for the
@@ -34,8 +35,8 @@ public enum RecordingLength {
         guard column < fields.count else { return nil }
         return Double(fields[column].trimmingCharacters(in: .whitespaces))
       }
-      guard let first = headLines.dropFirst().lazy.compactMap(time).first,
-        let last = tailLines.reversed().lazy.compactMap(time).first
+      guard let first = headLines.dropFirst().firstNonNil(time),
+        let last = tailLines.reversed().firstNonNil(time)
       else { return nil }
       return last > first ? last - first : nil
     }
@@ -44,8 +45,8 @@ public enum RecordingLength {
       guard line.hasPrefix("E: ") else { return nil }
       return line.dropFirst(3).split(separator: " ").first.flatMap { Double($0) }
     }
-    guard let first = headLines.lazy.compactMap(time).first,
-      let last = tailLines.reversed().lazy.compactMap(time).first
+    guard let first = headLines.firstNonNil(time),
+      let last = tailLines.reversed().firstNonNil(time)
     else { return nil }
     return last > first ? last - first : nil
   }
