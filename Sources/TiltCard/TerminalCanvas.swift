@@ -89,14 +89,14 @@ struct TerminalCanvas {
     let (hw, hh) = (w / 2, h / 2)
     let extent = face.cornerExtent
 
-    // One sample of the face at subpixel coordinates (px, py).
-    func sample(_ px: Double, _ py: Double) -> (TerminalColor, TerminalCardFace.Material, Double)? {
-      guard let inverse else { return nil }
-      let vx = (px - centreX) / sxPerPoint
-      let vy = (py - centreY) / syPerPoint
-      guard let (u, v) = inverse.apply(vx, vy),
-        let (base, material) = face.paint(frame.face, u, v)
-      else { return nil }
+    // Subpixel coordinates to view points, as products (no division).
+    let (pointsPerSX, pointsPerSY) = (1 / sxPerPoint, 1 / syPerPoint)
+    let m = inverse?.m ?? (0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+    // One sample of the face at face point (u, v).
+    @inline(__always)
+    func shade(_ u: Double, _ v: Double) -> (TerminalColor, TerminalCardFace.Material, Double)? {
+      guard let (base, material) = face.paint(frame.face, u, v) else { return nil }
       var c = base
       let (au, av) = (abs(u), abs(v))
       let nearEdge =
@@ -109,6 +109,17 @@ struct TerminalCanvas {
       }
       let s = face.sheen(u, v, x: x.sheenX, y: x.sheenY)
       return (c.screened(s).scaled(light), material, s)
+    }
+
+    // One sample of the face at subpixel coordinates (px, py).
+    func sample(_ px: Double, _ py: Double) -> (TerminalColor, TerminalCardFace.Material, Double)? {
+      guard inverse != nil else { return nil }
+      let vx = (px - centreX) * pointsPerSX
+      let vy = (py - centreY) * pointsPerSY
+      let w = m.6 * vx + m.7 * vy + m.8
+      guard abs(w) > 1e-12 else { return nil }
+      let r = 1 / w
+      return shade((m.0 * vx + m.1 * vy + m.2) * r, (m.3 * vx + m.4 * vy + m.5) * r)
     }
 
     // The subpixels the card can cover: the box of its projected corners
@@ -130,16 +141,42 @@ struct TerminalCanvas {
 
     // The middle of each subpixel first; then 2 × 2 samples where a
     // neighbour differs (the outline, the chip's and the code's edges).
+    // Along a row the map's numerators and denominator are linear in the
+    // column: each is its value at the row's start plus a step per subpixel.
     var kinds = [UInt8](repeating: 0, count: count)
-    for sy in box.y0..<max(box.y1, box.y0) {
-      for sx in box.x0..<max(box.x1, box.x0) {
-        let i = sy * subW + sx
-        guard let (c, material, s) = sample(Double(sx) + 0.5, Double(sy) + 0.5) else { continue }
-        colors[i] = c
-        materials[i] = material
-        glow[i] = s
-        coverage[i] = 1
-        kinds[i] = material.rawValue + 1
+    if inverse != nil {
+      let (stepU, stepV, stepW) = (m.0 * pointsPerSX, m.3 * pointsPerSX, m.6 * pointsPerSX)
+      let (originX, originY) = (centreX, centreY)
+      colors.withUnsafeMutableBufferPointer { colors in
+        materials.withUnsafeMutableBufferPointer { materials in
+          glow.withUnsafeMutableBufferPointer { glow in
+            coverage.withUnsafeMutableBufferPointer { coverage in
+              kinds.withUnsafeMutableBufferPointer { kinds in
+                for sy in box.y0..<max(box.y1, box.y0) {
+                  let vy = (Double(sy) + 0.5 - originY) * pointsPerSY
+                  let vx0 = (Double(box.x0) + 0.5 - originX) * pointsPerSX
+                  let u0 = m.0 * vx0 + m.1 * vy + m.2
+                  let v0 = m.3 * vx0 + m.4 * vy + m.5
+                  let w0 = m.6 * vx0 + m.7 * vy + m.8
+                  for sx in box.x0..<max(box.x1, box.x0) {
+                    let k = Double(sx &- box.x0)
+                    let w = w0 + k * stepW
+                    guard abs(w) > 1e-12 else { continue }
+                    let r = 1 / w
+                    guard let (c, material, s) = shade((u0 + k * stepU) * r, (v0 + k * stepV) * r)
+                    else { continue }
+                    let i = sy &* subW &+ sx
+                    colors[i] = c
+                    materials[i] = material
+                    glow[i] = s
+                    coverage[i] = 1
+                    kinds[i] = material.rawValue + 1
+                  }
+                }
+              }
+            }
+          }
+        }
       }
     }
     let offsets: [(Double, Double)] = [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)]
