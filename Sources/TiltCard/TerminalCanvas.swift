@@ -89,14 +89,14 @@ struct TerminalCanvas {
     let (hw, hh) = (w / 2, h / 2)
     let extent = face.cornerExtent
 
-    // One sample of the face at subpixel coordinates (px, py).
-    func sample(_ px: Double, _ py: Double) -> (TerminalColor, TerminalCardFace.Material, Double)? {
-      guard let inverse else { return nil }
-      let vx = (px - centreX) / sxPerPoint
-      let vy = (py - centreY) / syPerPoint
-      guard let (u, v) = inverse.apply(vx, vy),
-        let (base, material) = face.paint(frame.face, u, v)
-      else { return nil }
+    // Subpixel coordinates to view points, as products (no division).
+    let (pointsPerSX, pointsPerSY) = (1 / sxPerPoint, 1 / syPerPoint)
+    let m = inverse?.m ?? (0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+    // One sample of the face at face point (u, v).
+    @inline(__always)
+    func shade(_ u: Double, _ v: Double) -> (TerminalColor, TerminalCardFace.Material, Double)? {
+      guard let (base, material) = face.paint(frame.face, u, v) else { return nil }
       var c = base
       let (au, av) = (abs(u), abs(v))
       let nearEdge =
@@ -109,6 +109,17 @@ struct TerminalCanvas {
       }
       let s = face.sheen(u, v, x: x.sheenX, y: x.sheenY)
       return (c.screened(s).scaled(light), material, s)
+    }
+
+    // One sample of the face at subpixel coordinates (px, py).
+    func sample(_ px: Double, _ py: Double) -> (TerminalColor, TerminalCardFace.Material, Double)? {
+      guard inverse != nil else { return nil }
+      let vx = (px - centreX) * pointsPerSX
+      let vy = (py - centreY) * pointsPerSY
+      let w = m.6 * vx + m.7 * vy + m.8
+      guard abs(w) > 1e-12 else { return nil }
+      let r = 1 / w
+      return shade((m.0 * vx + m.1 * vy + m.2) * r, (m.3 * vx + m.4 * vy + m.5) * r)
     }
 
     // The subpixels the card can cover: the box of its projected corners
@@ -130,16 +141,42 @@ struct TerminalCanvas {
 
     // The middle of each subpixel first; then 2 × 2 samples where a
     // neighbour differs (the outline, the chip's and the code's edges).
+    // Along a row the map's numerators and denominator are linear in the
+    // column: each is its value at the row's start plus a step per subpixel.
     var kinds = [UInt8](repeating: 0, count: count)
-    for sy in box.y0..<max(box.y1, box.y0) {
-      for sx in box.x0..<max(box.x1, box.x0) {
-        let i = sy * subW + sx
-        guard let (c, material, s) = sample(Double(sx) + 0.5, Double(sy) + 0.5) else { continue }
-        colors[i] = c
-        materials[i] = material
-        glow[i] = s
-        coverage[i] = 1
-        kinds[i] = material.rawValue + 1
+    if inverse != nil {
+      let (stepU, stepV, stepW) = (m.0 * pointsPerSX, m.3 * pointsPerSX, m.6 * pointsPerSX)
+      let (originX, originY) = (centreX, centreY)
+      colors.withUnsafeMutableBufferPointer { colors in
+        materials.withUnsafeMutableBufferPointer { materials in
+          glow.withUnsafeMutableBufferPointer { glow in
+            coverage.withUnsafeMutableBufferPointer { coverage in
+              kinds.withUnsafeMutableBufferPointer { kinds in
+                for sy in box.y0..<max(box.y1, box.y0) {
+                  let vy = (Double(sy) + 0.5 - originY) * pointsPerSY
+                  let vx0 = (Double(box.x0) + 0.5 - originX) * pointsPerSX
+                  let u0 = m.0 * vx0 + m.1 * vy + m.2
+                  let v0 = m.3 * vx0 + m.4 * vy + m.5
+                  let w0 = m.6 * vx0 + m.7 * vy + m.8
+                  for sx in box.x0..<max(box.x1, box.x0) {
+                    let k = Double(sx &- box.x0)
+                    let w = w0 + k * stepW
+                    guard abs(w) > 1e-12 else { continue }
+                    let r = 1 / w
+                    guard let (c, material, s) = shade((u0 + k * stepU) * r, (v0 + k * stepV) * r)
+                    else { continue }
+                    let i = sy &* subW &+ sx
+                    colors[i] = c
+                    materials[i] = material
+                    glow[i] = s
+                    coverage[i] = 1
+                    kinds[i] = material.rawValue + 1
+                  }
+                }
+              }
+            }
+          }
+        }
       }
     }
     let offsets: [(Double, Double)] = [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)]
@@ -214,35 +251,56 @@ struct TerminalCanvas {
         }
         return out
       } : []
-    for sy in 0..<subH {
-      for sx in 0..<subW {
-        let i = sy * subW + sx
-        let cover = coverage[i]
-        guard cover < 1 else { continue }
-        let t = tight.contains(sx, sy) ? tight.values[i] : 0
-        let w = wide.contains(sx, sy) ? wide.values[i] : 0
-        let alpha = 1 - (1 - 0.30 * t) * (1 - 0.20 * w)
-        var under: TerminalColor?
-        if backdrop {
-          under = stage[i].scaled(1 - min(Self.shadowDepth * alpha, 0.8))
-        } else if hardShadow && alpha > 0.22 {
-          under = .black
-        }
-        if let card = colors[i] {
-          if !smooth {
-            if cover < 0.5 {
-              colors[i] = under
-              materials[i] = nil
+    let (tw, ww) = (tight.window, wide.window)
+    let depth = Self.shadowDepth
+    colors.withUnsafeMutableBufferPointer { colors in
+      materials.withUnsafeMutableBufferPointer { materials in
+        coverage.withUnsafeBufferPointer { coverage in
+          tight.values.withUnsafeBufferPointer { tight in
+            wide.values.withUnsafeBufferPointer { wide in
+              stage.withUnsafeBufferPointer { stage in
+                for sy in 0..<subH {
+                  let inTight = sy >= tw.y0 && sy < tw.y1
+                  let inWide = sy >= ww.y0 && sy < ww.y1
+                  for sx in 0..<subW {
+                    let i = sy &* subW &+ sx
+                    let cover = coverage[i]
+                    guard cover < 1 else { continue }
+                    let t = inTight && sx >= tw.x0 && sx < tw.x1 ? tight[i] : 0
+                    let w = inWide && sx >= ww.x0 && sx < ww.x1 ? wide[i] : 0
+                    var under: TerminalColor?
+                    if t == 0 && w == 0 {
+                      // No shadow: the backdrop as it is (scaled by 1).
+                      under = backdrop ? stage[i] : nil
+                    } else {
+                      let alpha = 1 - (1 - 0.30 * t) * (1 - 0.20 * w)
+                      if backdrop {
+                        under = stage[i].scaled(1 - min(depth * alpha, 0.8))
+                      } else if hardShadow && alpha > 0.22 {
+                        under = .black
+                      }
+                    }
+                    if let card = colors[i] {
+                      if !smooth {
+                        if cover < 0.5 {
+                          colors[i] = under
+                          materials[i] = nil
+                        }
+                      } else if let under {
+                        // Anti-aliased edge: the card over what is under it.
+                        colors[i] = TerminalColor.mix(under, card, cover)
+                      } else if cover < 0.5 {
+                        colors[i] = nil
+                        materials[i] = nil
+                      }
+                    } else {
+                      colors[i] = under
+                    }
+                  }
+                }
+              }
             }
-          } else if let under {
-            // Anti-aliased edge: the card over what is under it.
-            colors[i] = TerminalColor.mix(under, card, cover)
-          } else if cover < 0.5 {
-            colors[i] = nil
-            materials[i] = nil
           }
-        } else {
-          colors[i] = under
         }
       }
     }
@@ -279,10 +337,15 @@ struct TerminalCanvas {
       x1: min(max(cardBox.x1 + ix, 0), subW), y1: min(max(cardBox.y1 + iy, 0), subH)
     )
     guard window.x0 < window.x1, window.y0 < window.y1 else { return (0, 0, 0, 0) }
-    for sy in window.y0..<window.y1 {
-      let from = sy - iy
-      for sx in window.x0..<window.x1 {
-        layer[sy * subW + sx] = coverage[from * subW + sx - ix]
+    layer.withUnsafeMutableBufferPointer { layer in
+      coverage.withUnsafeBufferPointer { coverage in
+        let shift = iy &* subW &+ ix
+        for sy in window.y0..<window.y1 {
+          let row = sy &* subW
+          for sx in window.x0..<window.x1 {
+            layer[row &+ sx] = coverage[row &+ sx &- shift]
+          }
+        }
       }
     }
     // CSS blur is a Gaussian of σ = radius / 2; two box passes of about σ
@@ -309,8 +372,9 @@ struct TerminalCanvas {
       x0: max(wi.x0 - rx, 0), y0: max(wi.y0 - ry, 0), x1: min(wi.x1 + rx, width),
       y1: min(wi.y1 + ry, height)
     )
-    let nx = Double(2 * rx + 1)
-    let ny = Double(2 * ry + 1)
+    // Multiplied by, not divided by: the same to an ulp, and the loops vectorise.
+    let nx = 1 / Double(2 * rx + 1)
+    let ny = 1 / Double(2 * ry + 1)
     var sums = [Double](repeating: 0, count: max(height, width))
     a.withUnsafeMutableBufferPointer { a in
       scratch.withUnsafeMutableBufferPointer { tmp in
@@ -340,45 +404,48 @@ struct TerminalCanvas {
             switch (adds, drops) {
             case (true, true):
               for y in rowsIn {
-                let row = y * width
+                let row = y &* width
                 let s = sums[y]
-                tmp[row + x] = s / nx
-                sums[y] = s + a[row + add] - a[row + drop]
+                tmp[row &+ x] = s * nx
+                sums[y] = s + a[row &+ add] - a[row &+ drop]
               }
             case (true, false):
               for y in rowsIn {
-                let row = y * width
+                let row = y &* width
                 let s = sums[y]
-                tmp[row + x] = s / nx
-                sums[y] = s + a[row + add]
+                tmp[row &+ x] = s * nx
+                sums[y] = s + a[row &+ add]
               }
             case (false, true):
               for y in rowsIn {
-                let row = y * width
+                let row = y &* width
                 let s = sums[y]
-                tmp[row + x] = s / nx
-                sums[y] = s - a[row + drop]
+                tmp[row &+ x] = s * nx
+                sums[y] = s - a[row &+ drop]
               }
             case (false, false):
-              for y in rowsIn { tmp[y * width + x] = sums[y] / nx }
+              for y in rowsIn { tmp[y &* width &+ x] = sums[y] * nx }
             }
           }
           // Down the columns, a row at a time: each column's running sum.
-          for x in wo.x0..<wo.x1 { sums[x] = 0 }
+          let (x0, x1) = (wo.x0, wo.x1)
+          for x in x0..<x1 { sums[x] = 0 }
           if wo.y0 < wo.y1 {
             for k in wo.y0...min(wo.y0 + ry, wo.y1 - 1) {
-              for x in wo.x0..<wo.x1 { sums[x] += tmp[k * width + x] }
+              let row = k &* width
+              for x in x0..<x1 { sums[x] += tmp[row &+ x] }
             }
           }
           for y in wo.y0..<wo.y1 {
-            for x in wo.x0..<wo.x1 { a[y * width + x] = sums[x] / ny }
+            let row = y &* width
+            for x in x0..<x1 { a[row &+ x] = sums[x] * ny }
             if y + ry + 1 < wo.y1 {
-              let next = (y + ry + 1) * width
-              for x in wo.x0..<wo.x1 { sums[x] += tmp[next + x] }
+              let next = (y + ry + 1) &* width
+              for x in x0..<x1 { sums[x] += tmp[next &+ x] }
             }
             if y - ry >= wo.y0 {
-              let old = (y - ry) * width
-              for x in wo.x0..<wo.x1 { sums[x] -= tmp[old + x] }
+              let old = (y - ry) &* width
+              for x in x0..<x1 { sums[x] -= tmp[old &+ x] }
             }
           }
         }

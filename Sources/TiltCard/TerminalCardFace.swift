@@ -51,6 +51,7 @@ struct TerminalCardFace {
 
   /// Whether (`u`, `v`) is inside the face's outline: the page's rounded
   /// rectangle with superellipse corners, |x|⁵ + |y|⁵ ≤ 1 in each corner.
+  @inline(__always)
   func contains(_ u: Double, _ v: Double) -> Bool {
     let (hw, hh) = (width / 2, height / 2)
     let (au, av) = (abs(u), abs(v))
@@ -79,6 +80,7 @@ struct TerminalCardFace {
 
   /// The colour at (`u`, `v`) of `face`, before light and shade, and what is
   /// there; `nil` outside the outline.
+  @inline(__always)
   func paint(_ face: CardFace, _ u: Double, _ v: Double) -> (TerminalColor, Material)? {
     guard contains(u, v) else { return nil }
     let (w, h) = (width, height)
@@ -121,6 +123,7 @@ struct TerminalCardFace {
 
   /// Where (`x`, `y`) in 0…1 of a box falls on a CSS `linear-gradient(135deg, …)`
   /// of that box, 0 (top left) … 1 (bottom right).
+  @inline(__always)
   static func diagonal(_ x: Double, _ y: Double, aspect: Double) -> Double {
     // The gradient line runs toward the bottom right at 45°; its length is
     // (w + h)·sin 45°, so in box units the position is (x·w + y·h) / (w + h).
@@ -128,6 +131,7 @@ struct TerminalCardFace {
     return min(max(t, 0), 1)
   }
 
+  @inline(__always)
   static func insideRounded(
     _ u: Double, _ v: Double, _ r: (x0: Double, y0: Double, x1: Double, y1: Double),
     radius: Double
@@ -140,6 +144,7 @@ struct TerminalCardFace {
   /// The sheen's opacity at (`u`, `v`): the page's radial gradient, white 0.30
   /// at (`sheenX`, `sheenY`), 0.08 at 28 % and nothing from 50 % of its
   /// radius (farthest corner of a 1.6·max(w, h) square).
+  @inline(__always)
   func sheen(_ u: Double, _ v: Double, x: Double, y: Double) -> Double {
     let radius = 1.6 * max(width, height) / 2 * 2.0.squareRoot()
     let dx = u - x

@@ -52,49 +52,58 @@ struct TerminalCells {
     // The ink of the last subpixel quantised, by its colour: neighbours are
     // often alike (the backdrop, a flat band), and then need no search.
     var last: (TerminalColor, Double, TerminalInk, TerminalColor?)?
+    let hasBefore = before != nil
+    let (beforeColors, beforeGlow) = (before?.colors ?? [], before?.glow ?? [])
     canvas.colors.withUnsafeBufferPointer { colors in
       canvas.glow.withUnsafeBufferPointer { glow in
-        for row in 0..<rows {
-          for column in 0..<columns {
-            let top = 2 * row * subWidth + 2 * column
-            if let before {
-              // A cell whose four subpixels are those of the frame before
-              // (the backdrop away from the card) is that frame's cell.
-              var same = true
-              for k in 0..<4 {
-                let i = top + (k >> 1) * subWidth + (k & 1)
-                if colors[i] != before.colors[i] || glow[i] != before.glow[i] {
-                  same = false
-                  break
+        beforeColors.withUnsafeBufferPointer { beforeColors in
+          beforeGlow.withUnsafeBufferPointer { beforeGlow in
+            for row in 0..<rows {
+              for column in 0..<columns {
+                let top = 2 &* row &* subWidth &+ 2 &* column
+                if hasBefore, let before {
+                  // A cell whose four subpixels are those of the frame before
+                  // (the backdrop away from the card) is that frame's cell.
+                  let rows = (top, top &+ subWidth)
+                  let same =
+                    glow[rows.0] == beforeGlow[rows.0]
+                    && glow[rows.0 &+ 1] == beforeGlow[rows.0 &+ 1]
+                    && glow[rows.1] == beforeGlow[rows.1]
+                    && glow[rows.1 &+ 1] == beforeGlow[rows.1 &+ 1]
+                    && colors[rows.0] == beforeColors[rows.0]
+                    && colors[rows.0 &+ 1] == beforeColors[rows.0 &+ 1]
+                    && colors[rows.1] == beforeColors[rows.1]
+                    && colors[rows.1 &+ 1] == beforeColors[rows.1 &+ 1]
+                  if same {
+                    let c = row &* columns &+ column
+                    means.append(before.means[c])
+                    cells.append(before.cells[c])
+                    continue
+                  }
                 }
-              }
-              if same {
-                let c = row * columns + column
-                means.append(before.means[c])
-                cells.append(before.cells[c])
-                continue
-              }
-            }
-            var sum = TerminalColor(0, 0, 0)
-            var n = 0
-            for k in 0..<4 {
-              let i = top + (k >> 1) * subWidth + (k & 1)
-              let color = colors[i]
-              if let l = last, l.0 == color, l.1 == glow[i] {
-                (inks[k], seen[k]) = (l.2, l.3)
-              } else {
-                let (ink, rgb) = Self.quantize(color, glow: glow[i], mode: mode, palette: palette)
-                inks[k] = ink
-                seen[k] = rgb
-                if let color { last = (color, glow[i], ink, rgb) }
-              }
-              if let c = color {
-                sum = TerminalColor(sum.r + c.r, sum.g + c.g, sum.b + c.b)
-                n += 1
+                var sum = TerminalColor(0, 0, 0)
+                var n = 0
+                for k in 0..<4 {
+                  let i = top + (k >> 1) * subWidth + (k & 1)
+                  let color = colors[i]
+                  if let l = last, l.0 == color, l.1 == glow[i] {
+                    (inks[k], seen[k]) = (l.2, l.3)
+                  } else {
+                    let (ink, rgb) = Self.quantize(
+                      color, glow: glow[i], mode: mode, palette: palette)
+                    inks[k] = ink
+                    seen[k] = rgb
+                    if let color { last = (color, glow[i], ink, rgb) }
+                  }
+                  if let c = color {
+                    sum = TerminalColor(sum.r + c.r, sum.g + c.g, sum.b + c.b)
+                    n += 1
+                  }
+                }
+                means.append(n == 4 ? sum.scaled(0.25) : nil)
+                cells.append(Self.encode(inks: inks, colors: seen, mode: mode, allowed: allowed))
               }
             }
-            means.append(n == 4 ? sum.scaled(0.25) : nil)
-            cells.append(Self.encode(inks: inks, colors: seen, mode: mode, allowed: allowed))
           }
         }
       }

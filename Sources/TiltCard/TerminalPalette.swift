@@ -19,13 +19,16 @@ struct TerminalColor: Hashable, Sendable {
   }
 
   /// `a` toward `b` by `t` (0 gives `a`).
+  @inline(__always)
   static func mix(_ a: TerminalColor, _ b: TerminalColor, _ t: Double) -> TerminalColor {
     TerminalColor(a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t)
   }
 
+  @inline(__always)
   func scaled(_ k: Double) -> TerminalColor { TerminalColor(r * k, g * k, b * k) }
 
   /// CSS `mix-blend-mode: screen` with white at opacity `alpha`.
+  @inline(__always)
   func screened(_ alpha: Double) -> TerminalColor {
     TerminalColor(r + alpha * (255 - r), g + alpha * (255 - g), b + alpha * (255 - b))
   }

@@ -21,16 +21,22 @@ final class TerminalPaletteTable {
     $0 < 16 ? .black : TerminalPalette.rgb(ofIndex256: UInt8($0))
   }
   private let luma = TerminalPalette.luma256
-  /// Each byte's bits spread to every third bit.
-  private let spread: [Int] = (0..<256).map { v in
-    (0..<8).reduce(0) { $0 | ((v >> $1) & 1) << (3 * $1) }
-  }
+  /// Each byte's bits spread to every third bit (read without bounds
+  /// checks: the index is a rounded channel, 0…255).
+  private let spread: UnsafeMutablePointer<Int>
 
   init() {
     entries = calloc(1 << 24, 2)?.assumingMemoryBound(to: UInt16.self)
+    spread = .allocate(capacity: 256)
+    for v in 0..<256 {
+      spread[v] = (0..<8).reduce(0) { $0 | ((v >> $1) & 1) << (3 * $1) }
+    }
   }
 
-  deinit { free(entries) }
+  deinit {
+    free(entries)
+    spread.deallocate()
+  }
 
   /// The index nearest to `c`.
   func nearest(_ c: TerminalColor) -> UInt8 {
