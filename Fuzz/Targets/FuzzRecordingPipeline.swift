@@ -1,5 +1,6 @@
 import Evdev
 import EvdevCore
+import Motion
 import Tilt
 import TiltCard
 
@@ -82,7 +83,9 @@ private func replay() {
     configuration: configuration, hasGyroscope: source.hasGyroscope, buttons: source.buttons,
     sink: sink)
   do {
-    try RecordingPlayer(pipeline: pipeline).play(source, speedFactor: nil)
+    let player = try TiltMotionManager(
+      device: RecordingDevice(source, speed: nil, path: input.path), pipeline: pipeline)
+    try player.run(endingOn: [])
   } catch let error as RecordingError {
     precondition(error.file == input.path, "error does not name the file: \(error)")
   } catch {
