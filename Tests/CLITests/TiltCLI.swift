@@ -22,15 +22,7 @@ enum TiltCLI {
   static var hasSharedData: Bool { TestTools.sharedData("README.md") != nil }
 
   /// The binary beside the test bundle (the same build directory).
-  static let binary: URL = {
-    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for _ in 0..<4 {
-      let candidate = dir.appendingPathComponent("tilt-cli")
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-      dir = dir.deletingLastPathComponent()
-    }
-    return packageRoot.appendingPathComponent(".build/debug/tilt-cli")
-  }()
+  static let binary = TestTools.tiltCLI
 
   static func run(_ arguments: [String], stdin: String? = nil, in directory: URL? = nil) throws
     -> Result

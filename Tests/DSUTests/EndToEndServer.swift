@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestTools
 import Testing
 
 #if canImport(Glibc)
@@ -14,21 +15,11 @@ final class DSUServerProcess {
   private(set) var port: UInt16
   private let stderrText = TextBuffer()
 
-  /// The package root, found from this file's path.
-  static let packageRoot = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  /// The package root.
+  static let packageRoot = TestTools.packageRoot
 
-  /// The built `tilt-cli` beside the test bundle (the same build directory),
-  /// as the CLI tests find it.
-  static let binary: URL = {
-    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for _ in 0..<4 {
-      let candidate = dir.appendingPathComponent("tilt-cli")
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-      dir = dir.deletingLastPathComponent()
-    }
-    return packageRoot.appendingPathComponent(".build/debug/tilt-cli")
-  }()
+  /// The built `tilt-cli`, as the CLI tests find it.
+  static let binary = TestTools.tiltCLI
 
   /// The environment every run gets: no machine devices join the slots.
   static var environment: [String: String] {

@@ -26,6 +26,18 @@ public enum TestTools {
   public static let packageRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+  /// The built `tilt-cli` beside the test bundle (the same build directory),
+  /// else the package's debug build.
+  public static let tiltCLI: URL = {
+    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<4 {
+      let candidate = dir.appendingPathComponent("tilt-cli")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+      dir = dir.deletingLastPathComponent()
+    }
+    return packageRoot.appendingPathComponent(".build/debug/tilt-cli")
+  }()
+
   /// `../shared/data` beside the package, where the third-party data lives.
   public static let sharedData = packageRoot.deletingLastPathComponent()
     .appendingPathComponent("shared/data")

@@ -115,9 +115,8 @@ import Testing
 
   /// The same steps through ``DeviceMotionManager/run(endingOn:)``, the loop
   /// an app runs, done by a participant of that loop (as scenario 42's probe
-  /// reads them from stdin): the events up to `ended` are lifecycle.txt's.
-  /// After it run's finish() stops the updates and says `stopped` as well (a
-  /// known defect: `ended` means nothing more will come).
+  /// reads them from stdin): the events up to `ended` are lifecycle.txt's,
+  /// and nothing is said after `ended` (closing at the end is no stop).
   @Test(arguments: Kind.allCases) func theStepsThroughRun(kind: Kind) throws {
     let steps = try Self.steps()
     let (device, unplug, keep) = try kind.make()
