@@ -9,14 +9,32 @@ import Foundation
 /// the number and "Valid to 12/2026" bottom left. Both in the page's
 /// continuous (superellipse) corners with a light hairline edge.
 struct TerminalCardFace {
-  var width: Double { didSet { cornerExtent = Self.cornerExtent(self) } }
-  var height: Double { didSet { cornerExtent = Self.cornerExtent(self) } }
+  var width: Double { didSet { derive() } }
+  var height: Double { didSet { derive() } }
 
   init(width: Double, height: Double) {
     self.width = width
     self.height = height
-    cornerExtent = Self.cornerExtent(self)
+    derive()
   }
+
+  /// What each point's colour needs of the size, derived once: the corner,
+  /// and the reciprocals that the gradient and the sheen multiply by.
+  private mutating func derive() {
+    cornerExtent = Self.cornerExtent(self)
+    inverseWidth = 1 / width
+    inverseHeight = 1 / height
+    aspect = width / height
+    inverseDiagonal = 1 / (aspect + 1)
+    // The sheen's radius: the farthest corner of a 1.6·max(w, h) square.
+    inverseSheenRadius = 1 / (1.6 * max(width, height) / 2 * 2.0.squareRoot())
+  }
+
+  private var inverseWidth = 0.0
+  private var inverseHeight = 0.0
+  private var aspect = 0.0
+  private var inverseDiagonal = 0.0
+  private var inverseSheenRadius = 0.0
 
   /// What a point of a face is made of; text is drawn only over `.face`.
   enum Material: UInt8 {
@@ -37,7 +55,7 @@ struct TerminalCardFace {
   /// The corners' size at least (points): on a small screen the page's
   /// corner would be a notch of one subpixel, so the canvas asks for one
   /// that spans a few subpixels (``TerminalCanvas``).
-  var minimumCornerExtent = 0.0 { didSet { cornerExtent = Self.cornerExtent(self) } }
+  var minimumCornerExtent = 0.0 { didSet { derive() } }
 
   /// How far each corner's curve runs along the edges: the page's (2.1 × its
   /// radius of 0.12 × the shorter side), or ``minimumCornerExtent``. Kept,
@@ -117,7 +135,9 @@ struct TerminalCardFace {
       }
     }
     let (a, b) = face == .front ? Self.frontGradient : Self.backGradient
-    let t = Self.diagonal(u / w + 0.5, v / h + 0.5, aspect: w / h)
+    let x = u * inverseWidth + 0.5
+    let y = v * inverseHeight + 0.5
+    let t = min(max((x * aspect + y) * inverseDiagonal, 0), 1)
     return (TerminalColor.mix(a, b, t), .face)
   }
 
@@ -146,12 +166,11 @@ struct TerminalCardFace {
   /// radius (farthest corner of a 1.6·max(w, h) square).
   @inline(__always)
   func sheen(_ u: Double, _ v: Double, x: Double, y: Double) -> Double {
-    let radius = 1.6 * max(width, height) / 2 * 2.0.squareRoot()
     let dx = u - x
     let dy = v - y
-    let d = (dx * dx + dy * dy).squareRoot() / radius
-    if d < 0.28 { return 0.30 + (0.08 - 0.30) * d / 0.28 }
-    if d < 0.5 { return 0.08 * (0.5 - d) / 0.22 }
+    let d = (dx * dx + dy * dy).squareRoot() * inverseSheenRadius
+    if d < 0.28 { return 0.30 - (0.22 / 0.28) * d }
+    if d < 0.5 { return (0.08 / 0.22) * (0.5 - d) }
     return 0
   }
 

@@ -35,79 +35,95 @@ struct TerminalCells {
     let palette = cache.palette
     self.palette = palette
     let count = columns * rows
-    cells = []
-    means = []
     exact = Array(repeating: true, count: rows)
-    cells.reserveCapacity(count)
-    means.reserveCapacity(count)
     let allowed: Set<Int>? = blocks == .halfBlocks ? Self.halfBlockMasks : nil
     // The frame before's cells, where its subpixels were of the same size and depth.
     let key = TerminalRasterCache.CellsKey(
       columns: columns, rows: rows, mode: mode, halfBlocks: blocks == .halfBlocks)
     let before = cache.previous?.key == key ? cache.previous : nil
-    // Kept across cells: four entries each, overwritten.
-    var inks = [TerminalInk](repeating: .terminalDefault, count: 4)
-    var seen = [TerminalColor?](repeating: nil, count: 4)
+    var cells = [TerminalCell](repeating: .blank, count: count)
+    var means = [TerminalColor?](repeating: nil, count: count)
+    let (columns, rows) = (columns, rows)
     let subWidth = canvas.subWidth
     // The ink of the last subpixel quantised, by its colour: neighbours are
     // often alike (the backdrop, a flat band), and then need no search.
     var last: (TerminalColor, Double, TerminalInk, TerminalColor?)?
     let hasBefore = before != nil
-    let (beforeColors, beforeGlow) = (before?.colors ?? [], before?.glow ?? [])
+    let empty = TerminalRasterCache.PreviousCells(
+      key: key, colors: [], glow: [], cells: [], means: [])
+    let previous = before ?? empty
     canvas.colors.withUnsafeBufferPointer { colors in
       canvas.glow.withUnsafeBufferPointer { glow in
-        beforeColors.withUnsafeBufferPointer { beforeColors in
-          beforeGlow.withUnsafeBufferPointer { beforeGlow in
-            for row in 0..<rows {
-              for column in 0..<columns {
-                let top = 2 &* row &* subWidth &+ 2 &* column
-                if hasBefore, let before {
-                  // A cell whose four subpixels are those of the frame before
-                  // (the backdrop away from the card) is that frame's cell.
-                  let rows = (top, top &+ subWidth)
-                  let same =
-                    glow[rows.0] == beforeGlow[rows.0]
-                    && glow[rows.0 &+ 1] == beforeGlow[rows.0 &+ 1]
-                    && glow[rows.1] == beforeGlow[rows.1]
-                    && glow[rows.1 &+ 1] == beforeGlow[rows.1 &+ 1]
-                    && colors[rows.0] == beforeColors[rows.0]
-                    && colors[rows.0 &+ 1] == beforeColors[rows.0 &+ 1]
-                    && colors[rows.1] == beforeColors[rows.1]
-                    && colors[rows.1 &+ 1] == beforeColors[rows.1 &+ 1]
-                  if same {
-                    let c = row &* columns &+ column
-                    means.append(before.means[c])
-                    cells.append(before.cells[c])
-                    continue
+        previous.colors.withUnsafeBufferPointer { beforeColors in
+          previous.glow.withUnsafeBufferPointer { beforeGlow in
+            previous.cells.withUnsafeBufferPointer { beforeCells in
+              previous.means.withUnsafeBufferPointer { beforeMeans in
+                cells.withUnsafeMutableBufferPointer { cells in
+                  means.withUnsafeMutableBufferPointer { means in
+                    // Each cell's four inks and the colours they show, overwritten.
+                    let inks = UnsafeMutablePointer<TerminalInk>.allocate(capacity: 4)
+                    let seen = UnsafeMutablePointer<TerminalColor?>.allocate(capacity: 4)
+                    inks.initialize(repeating: .terminalDefault, count: 4)
+                    seen.initialize(repeating: nil, count: 4)
+                    defer {
+                      inks.deallocate()
+                      seen.deinitialize(count: 4)
+                      seen.deallocate()
+                    }
+                    for row in 0..<rows {
+                      for column in 0..<columns {
+                        let c = row &* columns &+ column
+                        let top = 2 &* row &* subWidth &+ 2 &* column
+                        let bottom = top &+ subWidth
+                        // A cell whose four subpixels are those of the frame
+                        // before (the backdrop away from the card) is that frame's cell.
+                        if hasBefore && glow[top] == beforeGlow[top]
+                          && glow[top &+ 1] == beforeGlow[top &+ 1]
+                          && glow[bottom] == beforeGlow[bottom]
+                          && glow[bottom &+ 1] == beforeGlow[bottom &+ 1]
+                          && colors[top] == beforeColors[top]
+                          && colors[top &+ 1] == beforeColors[top &+ 1]
+                          && colors[bottom] == beforeColors[bottom]
+                          && colors[bottom &+ 1] == beforeColors[bottom &+ 1]
+                        {
+                          means[c] = beforeMeans[c]
+                          cells[c] = beforeCells[c]
+                          continue
+                        }
+                        var sum = TerminalColor(0, 0, 0)
+                        var n = 0
+                        for k in 0..<4 {
+                          let i = (k < 2 ? top : bottom) &+ (k & 1)
+                          let color = colors[i]
+                          if let l = last, l.0 == color, l.1 == glow[i] {
+                            (inks[k], seen[k]) = (l.2, l.3)
+                          } else {
+                            let (ink, rgb) = Self.quantize(
+                              color, glow: glow[i], mode: mode, palette: palette)
+                            inks[k] = ink
+                            seen[k] = rgb
+                            if let color { last = (color, glow[i], ink, rgb) }
+                          }
+                          if let c = color {
+                            sum = TerminalColor(sum.r + c.r, sum.g + c.g, sum.b + c.b)
+                            n &+= 1
+                          }
+                        }
+                        means[c] = n == 4 ? sum.scaled(0.25) : nil
+                        cells[c] = Self.encode(
+                          inks: inks, colors: seen, mode: mode, allowed: allowed)
+                      }
+                    }
                   }
                 }
-                var sum = TerminalColor(0, 0, 0)
-                var n = 0
-                for k in 0..<4 {
-                  let i = top + (k >> 1) * subWidth + (k & 1)
-                  let color = colors[i]
-                  if let l = last, l.0 == color, l.1 == glow[i] {
-                    (inks[k], seen[k]) = (l.2, l.3)
-                  } else {
-                    let (ink, rgb) = Self.quantize(
-                      color, glow: glow[i], mode: mode, palette: palette)
-                    inks[k] = ink
-                    seen[k] = rgb
-                    if let color { last = (color, glow[i], ink, rgb) }
-                  }
-                  if let c = color {
-                    sum = TerminalColor(sum.r + c.r, sum.g + c.g, sum.b + c.b)
-                    n += 1
-                  }
-                }
-                means.append(n == 4 ? sum.scaled(0.25) : nil)
-                cells.append(Self.encode(inks: inks, colors: seen, mode: mode, allowed: allowed))
               }
             }
           }
         }
       }
     }
+    self.cells = cells
+    self.means = means
     // The frame before's buffers are the next frame's to draw into.
     if let old = cache.previous {
       cache.colors = old.colors
@@ -152,7 +168,8 @@ struct TerminalCells {
 
   /// The cell for four subpixels (top left, top right, bottom left, bottom right).
   static func encode(
-    inks: [TerminalInk], colors: [TerminalColor?], mode: TerminalRenderer.ColorMode,
+    inks: UnsafeMutablePointer<TerminalInk>, colors: UnsafeMutablePointer<TerminalColor?>,
+    mode: TerminalRenderer.ColorMode,
     allowed: Set<Int>?
   ) -> TerminalCell {
     if mode == .none {
@@ -221,7 +238,8 @@ struct TerminalCells {
   /// far from any colour). 24-bit: their mean; else the member closest to
   /// the rest.
   static func represent(
-    _ mask: Int, inks: [TerminalInk], colors: [TerminalColor?], mode: TerminalRenderer.ColorMode
+    _ mask: Int, inks: UnsafeMutablePointer<TerminalInk>,
+    colors: UnsafeMutablePointer<TerminalColor?>, mode: TerminalRenderer.ColorMode
   ) -> (TerminalInk, Double) {
     let far = 3 * 255.0 * 255.0
     var size = 0

@@ -88,15 +88,3 @@ struct TerminalGrid: Equatable {
     return c
   }
 }
-
-extension TerminalInk {
-  /// Equal, or both 24-bit and no channel more than `tolerance` apart.
-  func isClose(to other: TerminalInk, tolerance: Int) -> Bool {
-    if self == other { return true }
-    guard tolerance > 0, case .rgb(let r, let g, let b) = self,
-      case .rgb(let r2, let g2, let b2) = other
-    else { return false }
-    return abs(Int(r) - Int(r2)) <= tolerance && abs(Int(g) - Int(g2)) <= tolerance
-      && abs(Int(b) - Int(b2)) <= tolerance
-  }
-}

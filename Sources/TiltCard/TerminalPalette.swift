@@ -64,16 +64,48 @@ struct TerminalColor: Hashable, Sendable {
 
 /// What one cell's colour is written as, once the terminal's depth is known:
 /// the terminal's own background, 24-bit, an xterm 256-colour index or one of
-/// the 16 ANSI colours.
-enum TerminalInk: Hashable, Sendable {
-  case terminalDefault
-  case rgb(UInt8, UInt8, UInt8)
-  case index256(UInt8)
-  case ansi(UInt8)
+/// the 16 ANSI colours. Packed in one word, so that comparing two inks (done
+/// for every cell of every frame) is one comparison.
+struct TerminalInk: Hashable, Sendable {
+  /// The kind in the top byte (``Kind``'s order), the channels or the index below.
+  private let raw: UInt32
+
+  private init(raw: UInt32) { self.raw = raw }
+
+  /// The ink as its parts.
+  enum Kind: Hashable {
+    case terminalDefault
+    case rgb(UInt8, UInt8, UInt8)
+    case index256(UInt8)
+    case ansi(UInt8)
+  }
+
+  static let terminalDefault = TerminalInk(raw: 0)
+
+  @inline(__always)
+  static func rgb(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> TerminalInk {
+    TerminalInk(raw: 1 << 24 | UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b))
+  }
+
+  @inline(__always)
+  static func index256(_ i: UInt8) -> TerminalInk { TerminalInk(raw: 2 << 24 | UInt32(i)) }
+
+  @inline(__always)
+  static func ansi(_ i: UInt8) -> TerminalInk { TerminalInk(raw: 3 << 24 | UInt32(i)) }
+
+  var kind: Kind {
+    let byte = { (shift: UInt32) in UInt8(truncatingIfNeeded: self.raw >> shift) }
+    switch raw >> 24 {
+    case 1: return .rgb(byte(16), byte(8), byte(0))
+    case 2: return .index256(byte(0))
+    case 3: return .ansi(byte(0))
+    default: return .terminalDefault
+    }
+  }
 
   /// The SGR parameters that set this ink as foreground or background.
   func sgr(foreground: Bool) -> String {
-    switch self {
+    switch kind {
     case .terminalDefault: return foreground ? "39" : "49"
     case .rgb(let r, let g, let b): return (foreground ? "38;2;" : "48;2;") + "\(r);\(g);\(b)"
     case .index256(let i): return (foreground ? "38;5;" : "48;5;") + "\(i)"
@@ -81,6 +113,19 @@ enum TerminalInk: Hashable, Sendable {
       let base = i < 8 ? (foreground ? 30 : 40) : (foreground ? 90 : 100)
       return "\(base + Int(i % 8))"
     }
+  }
+
+  /// Equal, or both 24-bit and no channel more than `tolerance` apart.
+  @inline(__always)
+  func isClose(to other: TerminalInk, tolerance: Int) -> Bool {
+    if raw == other.raw { return true }
+    guard tolerance > 0, raw >> 24 == 1, other.raw >> 24 == 1 else { return false }
+    let t = UInt32(tolerance)
+    func channel(_ shift: UInt32) -> Bool {
+      let (a, b) = (raw >> shift & 0xFF, other.raw >> shift & 0xFF)
+      return (a > b ? a - b : b - a) <= t
+    }
+    return channel(16) && channel(8) && channel(0)
   }
 }
 

@@ -184,7 +184,7 @@ struct TerminalScreenWriter {
 
   private mutating func ink(_ ink: TerminalInk, foreground: Bool) {
     var p: [UInt8] = []
-    switch ink {
+    switch ink.kind {
     case .terminalDefault:
       p.append(contentsOf: (foreground ? "39" : "49").utf8)
     case .rgb(let r, let g, let b):
