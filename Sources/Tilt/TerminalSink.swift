@@ -31,24 +31,29 @@ public final class TerminalSink: FrameSink {
   /// hundreds; the newest is drawn once this has passed.
   public static let minimumInterval = 0.012
 
+  /// When frames are drawn: at most every ``minimumInterval``, and no more
+  /// often than keeps the drawing within 4 % of a core (a larger terminal
+  /// is drawn less often, never under 10 frames a second).
+  public private(set) var pacing = DrawPacing(share: 0.04, shortestInterval: minimumInterval)
+
   public func show(_ frames: [CardFrame]) throws {
     guard let frame = frames.last else { return }
     last = frame
-    guard LoopClock.now() - drawnAt >= Self.minimumInterval else {
+    guard LoopClock.now() - drawnAt >= pacing.interval else {
       pending = true
       return
     }
     try draw()
   }
 
-  /// Draws a held-back frame once ``minimumInterval`` has passed, or at once
+  /// Draws a held-back frame once the pacing's interval has passed, or at once
   /// when it says something the drawn one does not (stopped, the other face,
   /// a flip asked for): the loop may sleep after this, and what it shows then
   /// must be so. A tilt a few milliseconds old is not redrawn on its own,
   /// so a view slower than the frames (a debug build) keeps up with them.
   public func flush() throws {
     guard pending, let last else { return }
-    if LoopClock.now() - drawnAt >= Self.minimumInterval || Self.key(last) != drawnKey {
+    if LoopClock.now() - drawnAt >= pacing.interval || Self.key(last) != drawnKey {
       try draw()
     }
   }
@@ -85,12 +90,14 @@ public final class TerminalSink: FrameSink {
   @inline(never)
   private func draw() throws {
     guard let last else { return }
+    let started = ThreadCPUClock.now()
     let size = TerminalMode.size() ?? (80, 24)
     let bytes = screen.update(last, renderer: renderer, columns: size.columns, rows: size.rows)
     if !bytes.isEmpty {
       try output.append { $0.append(contentsOf: bytes) }
       try output.flush()
     }
+    pacing.record(cost: ThreadCPUClock.now() - started)
     drawnAt = LoopClock.now()
     drawnKey = Self.key(last)
     pending = false

@@ -150,13 +150,27 @@ enum TerminalPalette {
   static func index256(_ c: TerminalColor, under: TerminalColor? = nil, glow: Double = 0)
     -> UInt8
   {
-    var floor = -1.0
-    if let under {
-      for k in 0..<4 {
-        let lesser = under.screened(glow * Double(k) / 4)
-        floor = max(floor, luma256[Int(nearest256(lesser))])
-      }
+    index256(c, under: under, glow: glow, nearest: nearest256)
+  }
+
+  /// ``index256(_:under:glow:)`` with `nearest` for the nearest index of a
+  /// colour (the search, or ``TerminalPaletteTable``'s lookup).
+  @inline(__always)
+  static func index256(
+    _ c: TerminalColor, under: TerminalColor?, glow: Double, nearest: (TerminalColor) -> UInt8
+  ) -> UInt8 {
+    let plain = nearest(c)
+    guard let under else { return plain }
+    // The face without the sheen in the same colour as with it: then so is
+    // every amount of the sheen between (the colours' regions are convex in
+    // the distance's terms), and none is lighter.
+    let bare = nearest(under)
+    if bare == plain { return plain }
+    var floor = luma256[Int(bare)]
+    for k in 1..<4 {
+      floor = max(floor, luma256[Int(nearest(under.screened(glow * Double(k) / 4)))])
     }
+    if luma256[Int(plain)] >= floor { return plain }
     return index256(c, floor: floor)
   }
 
@@ -170,10 +184,11 @@ enum TerminalPalette {
   static func index256(_ c: TerminalColor, floor: Double) -> UInt8 {
     let c = c.clamped
     /// The cube levels at and above `v`: `lo` and `lo + 1`, or `lo` alone at the top.
+    @inline(__always)
     func around(_ v: Double) -> (Int, Int) {
-      var i = 0
-      while i + 1 < 6 && cubeLevels[i + 1] <= v { i += 1 }
-      return (i, min(i + 1, 5))
+      let lo =
+        v < 95 ? 0 : v < 135 ? 1 : v < 175 ? 2 : v < 215 ? 3 : v < 255 ? 4 : 5
+      return (lo, min(lo + 1, 5))
     }
     let (r0, r1) = around(c.r)
     let (g0, g1) = around(c.g)
@@ -182,28 +197,23 @@ enum TerminalPalette {
     var bestDistance = Double.infinity
     // hueWeightedDistance(to:) with each candidate's terms kept (the same sums).
     let (luma, cb, cr) = (c.luma, c.b - c.luma, c.r - c.luma)
-    let terms = chroma256
-    var r = r0
-    while r <= r1 {
-      var g = g0
-      while g <= g1 {
-        var b = b0
-        while b <= b1 {
-          let i = 16 + 36 * r + 6 * g + b
-          let t = terms[i]
-          let dy = t.luma - luma
-          let dcb = t.cb - cb
-          let dcr = t.cr - cr
-          let d = 3 * dy * dy + dcb * dcb + dcr * dcr + (t.luma < floor ? 1e9 : 0)
-          if d < bestDistance {
-            best = UInt8(i)
-            bestDistance = d
+    chroma256.withUnsafeBufferPointer { terms in
+      for r in r0...r1 {
+        for g in g0...g1 {
+          for b in b0...b1 {
+            let i = 16 &+ 36 &* r &+ 6 &* g &+ b
+            let t = terms[i]
+            let dy = t.luma - luma
+            let dcb = t.cb - cb
+            let dcr = t.cr - cr
+            let d = 3 * dy * dy + dcb * dcb + dcr * dcr + (t.luma < floor ? 1e9 : 0)
+            if d < bestDistance {
+              best = UInt8(truncatingIfNeeded: i)
+              bestDistance = d
+            }
           }
-          b += 1
         }
-        g += 1
       }
-      r += 1
     }
     let high = max(c.r, c.g, c.b)
     let low = min(c.r, c.g, c.b)

@@ -20,7 +20,6 @@ final class TerminalPaletteTable {
   let colors: [TerminalColor] = (0..<256).map {
     $0 < 16 ? .black : TerminalPalette.rgb(ofIndex256: UInt8($0))
   }
-  private let luma = TerminalPalette.luma256
   /// Each byte's bits spread to every third bit (read without bounds
   /// checks: the index is a rounded channel, 0…255).
   private let spread: UnsafeMutablePointer<Int>
@@ -39,14 +38,26 @@ final class TerminalPaletteTable {
   }
 
   /// The index nearest to `c`.
+  @inline(__always)
   func nearest(_ c: TerminalColor) -> UInt8 {
     guard let entries else { return TerminalPalette.nearest256(c) }
-    let c = c.clamped
-    // Rounded to nearest (c is 0…255).
-    let (r, g, b) = (Int(c.r + 0.5), Int(c.g + 0.5), Int(c.b + 0.5))
+    // Rounded to nearest, within 0…255.
+    @inline(__always) func channel(_ v: Double) -> Int { Int(min(max(v, 0), 255) + 0.5) }
+    let (r, g, b) = (channel(c.r), channel(c.g), channel(c.b))
     // The channels' bits interleaved, so that near colours are near in the
     // table (a frame's colours then share its cache lines).
     let key = spread[r] << 2 | spread[g] << 1 | spread[b]
+    let entry = entries[key]
+    if entry != 0 && entry & Self.border == 0 { return UInt8(truncatingIfNeeded: entry - 1) }
+    return lookUp(c, r, g, b, key: key, in: entries)
+  }
+
+  /// The index of a colour not looked up before, or on a border.
+  @inline(never)
+  private func lookUp(
+    _ c: TerminalColor, _ r: Int, _ g: Int, _ b: Int, key: Int,
+    in entries: UnsafeMutablePointer<UInt16>
+  ) -> UInt8 {
     var entry = entries[key]
     if entry == 0 {
       let found = TerminalPalette.nearest256(TerminalColor(Double(r), Double(g), Double(b)))
@@ -68,18 +79,9 @@ final class TerminalPaletteTable {
     return UInt8(truncatingIfNeeded: entry - 1)
   }
 
-  /// ``TerminalPalette/index256(_:under:glow:)`` through the table: the
-  /// nearest index, unless it is darker than the face under less of the
-  /// sheen comes out; only then is the palette searched.
+  /// ``TerminalPalette/index256(_:under:glow:)`` through the table.
+  @inline(__always)
   func index256(_ c: TerminalColor, under: TerminalColor? = nil, glow: Double = 0) -> UInt8 {
-    let plain = nearest(c)
-    guard let under else { return plain }
-    var floor = -1.0
-    for k in 0..<4 {
-      let lesser = under.screened(glow * Double(k) / 4)
-      floor = max(floor, luma[Int(nearest(lesser))])
-    }
-    if luma[Int(plain)] >= floor { return plain }
-    return TerminalPalette.index256(c, floor: floor)
+    TerminalPalette.index256(c, under: under, glow: glow, nearest: nearest)
   }
 }
