@@ -12,8 +12,9 @@ struct TerminalCells {
   /// Whether each row's characters are all one column wide (text written
   /// over the card may not be).
   var exact: [Bool]
-  /// The mean colour of each cell's subpixels, for text written over it.
-  private var means: [TerminalColor?]
+  /// The canvas's subpixels, for the colour under text written over a cell.
+  private let subpixels: [TerminalColor?]
+  private let subWidth: Int
 
   /// Block Elements by the subpixels they fill: bit 0 top left, 1 top
   /// right, 2 bottom left, 3 bottom right.
@@ -37,83 +38,91 @@ struct TerminalCells {
     let count = columns * rows
     exact = Array(repeating: true, count: rows)
     let allowed: Set<Int>? = blocks == .halfBlocks ? Self.halfBlockMasks : nil
-    // The frame before's cells, where its subpixels were of the same size and depth.
+    // The cells of the frames before and the subpixels each was made of,
+    // where those were of the same size and depth.
     let key = TerminalRasterCache.CellsKey(
       columns: columns, rows: rows, mode: mode, halfBlocks: blocks == .halfBlocks)
-    let before = cache.previous?.key == key ? cache.previous : nil
-    var cells = [TerminalCell](repeating: .blank, count: count)
-    var means = [TerminalColor?](repeating: nil, count: count)
+    var made = cache.previous?.key == key ? cache.previous : nil
+    cache.previous = nil
+    let hasBefore = made != nil
+    var cells = made?.cells ?? [TerminalCell](repeating: .blank, count: count)
+    var madeColors = made?.colors ?? [TerminalColor?](repeating: nil, count: 4 * count)
+    var madeGlow = made?.glow ?? [Double](repeating: 0, count: 4 * count)
+    // Whether each cell may stand while its subpixels move within the slack.
+    var gentle = made?.gentle ?? [Bool](repeating: false, count: count)
+    made = nil
     let (columns, rows) = (columns, rows)
     let subWidth = canvas.subWidth
+    let slack = Self.slack(mode)
     // The ink of the last subpixel quantised, by its colour: neighbours are
     // often alike (the backdrop, a flat band), and then need no search.
     var last: (TerminalColor, Double, TerminalInk, TerminalColor?)?
-    let hasBefore = before != nil
-    let empty = TerminalRasterCache.PreviousCells(
-      key: key, colors: [], glow: [], cells: [], means: [])
-    let previous = before ?? empty
     canvas.colors.withUnsafeBufferPointer { colors in
       canvas.glow.withUnsafeBufferPointer { glow in
-        previous.colors.withUnsafeBufferPointer { beforeColors in
-          previous.glow.withUnsafeBufferPointer { beforeGlow in
-            previous.cells.withUnsafeBufferPointer { beforeCells in
-              previous.means.withUnsafeBufferPointer { beforeMeans in
-                cells.withUnsafeMutableBufferPointer { cells in
-                  means.withUnsafeMutableBufferPointer { means in
-                    // Each cell's four inks and the colours they show, overwritten.
-                    let inks = UnsafeMutablePointer<TerminalInk>.allocate(capacity: 4)
-                    let seen = UnsafeMutablePointer<TerminalColor?>.allocate(capacity: 4)
-                    inks.initialize(repeating: .terminalDefault, count: 4)
-                    seen.initialize(repeating: nil, count: 4)
-                    defer {
-                      inks.deallocate()
-                      seen.deinitialize(count: 4)
-                      seen.deallocate()
+        madeColors.withUnsafeMutableBufferPointer { madeColors in
+          madeGlow.withUnsafeMutableBufferPointer { madeGlow in
+            cells.withUnsafeMutableBufferPointer { cells in
+              gentle.withUnsafeMutableBufferPointer { gentle in
+                // Each cell's four inks and the colours they show, overwritten.
+                let inks = UnsafeMutablePointer<TerminalInk>.allocate(capacity: 4)
+                let seen = UnsafeMutablePointer<TerminalColor?>.allocate(capacity: 4)
+                inks.initialize(repeating: .terminalDefault, count: 4)
+                seen.initialize(repeating: nil, count: 4)
+                defer {
+                  inks.deallocate()
+                  seen.deinitialize(count: 4)
+                  seen.deallocate()
+                }
+                @inline(__always)
+                func near(_ i: Int) -> Bool {
+                  guard abs(glow[i] - madeGlow[i]) <= slack.glow else { return false }
+                  switch (colors[i], madeColors[i]) {
+                  case (nil, nil): return true
+                  case (let a?, let b?):
+                    return abs(a.r - b.r) <= slack.channel && abs(a.g - b.g) <= slack.channel
+                      && abs(a.b - b.b) <= slack.channel
+                  default: return false
+                  }
+                }
+                for row in 0..<rows {
+                  for column in 0..<columns {
+                    let c = row &* columns &+ column
+                    let top = 2 &* row &* subWidth &+ 2 &* column
+                    let bottom = top &+ subWidth
+                    // A cell whose subpixels are those it was made of is that
+                    // cell still; a gentle one while they are within the slack.
+                    if hasBefore && (gentle[c] || slack.channel == 0) && near(top)
+                      && near(top &+ 1) && near(bottom) && near(bottom &+ 1)
+                    {
+                      continue
                     }
-                    for row in 0..<rows {
-                      for column in 0..<columns {
-                        let c = row &* columns &+ column
-                        let top = 2 &* row &* subWidth &+ 2 &* column
-                        let bottom = top &+ subWidth
-                        // A cell whose four subpixels are those of the frame
-                        // before (the backdrop away from the card) is that frame's cell.
-                        if hasBefore && glow[top] == beforeGlow[top]
-                          && glow[top &+ 1] == beforeGlow[top &+ 1]
-                          && glow[bottom] == beforeGlow[bottom]
-                          && glow[bottom &+ 1] == beforeGlow[bottom &+ 1]
-                          && colors[top] == beforeColors[top]
-                          && colors[top &+ 1] == beforeColors[top &+ 1]
-                          && colors[bottom] == beforeColors[bottom]
-                          && colors[bottom &+ 1] == beforeColors[bottom &+ 1]
-                        {
-                          means[c] = beforeMeans[c]
-                          cells[c] = beforeCells[c]
-                          continue
-                        }
-                        var sum = TerminalColor(0, 0, 0)
-                        var n = 0
-                        for k in 0..<4 {
-                          let i = (k < 2 ? top : bottom) &+ (k & 1)
-                          let color = colors[i]
-                          if let l = last, l.0 == color, l.1 == glow[i] {
-                            (inks[k], seen[k]) = (l.2, l.3)
-                          } else {
-                            let (ink, rgb) = Self.quantize(
-                              color, glow: glow[i], mode: mode, palette: palette)
-                            inks[k] = ink
-                            seen[k] = rgb
-                            if let color { last = (color, glow[i], ink, rgb) }
-                          }
-                          if let c = color {
-                            sum = TerminalColor(sum.r + c.r, sum.g + c.g, sum.b + c.b)
-                            n &+= 1
-                          }
-                        }
-                        means[c] = n == 4 ? sum.scaled(0.25) : nil
-                        cells[c] = Self.encode(
-                          inks: inks, colors: seen, mode: mode, allowed: allowed)
+                    for i in [top, top &+ 1, bottom, bottom &+ 1] {
+                      madeColors[i] = colors[i]
+                      madeGlow[i] = glow[i]
+                    }
+                    if mode == .trueColor, let a = colors[top], let b = colors[top &+ 1],
+                      let d = colors[bottom], let e = colors[bottom &+ 1],
+                      let cell = Self.gentleTrueColor(a, b, d, e)
+                    {
+                      cells[c] = cell
+                      gentle[c] = true
+                      continue
+                    }
+                    gentle[c] = false
+                    for k in 0..<4 {
+                      let i = (k < 2 ? top : bottom) &+ (k & 1)
+                      let color = colors[i]
+                      if let l = last, l.0 == color, l.1 == glow[i] {
+                        (inks[k], seen[k]) = (l.2, l.3)
+                      } else {
+                        let (ink, rgb) = Self.quantize(
+                          color, glow: glow[i], mode: mode, palette: palette)
+                        inks[k] = ink
+                        seen[k] = rgb
+                        if let color { last = (color, glow[i], ink, rgb) }
                       }
                     }
+                    cells[c] = Self.encode(inks: inks, colors: seen, mode: mode, allowed: allowed)
                   }
                 }
               }
@@ -123,14 +132,67 @@ struct TerminalCells {
       }
     }
     self.cells = cells
-    self.means = means
-    // The frame before's buffers are the next frame's to draw into.
-    if let old = cache.previous {
-      cache.colors = old.colors
-      cache.glow = old.glow
-    }
+    self.subpixels = canvas.colors
+    self.subWidth = subWidth
+    // The canvas's buffers are the next frame's to draw into.
+    cache.colors = canvas.colors
+    cache.glow = canvas.glow
     cache.previous = TerminalRasterCache.PreviousCells(
-      key: key, colors: canvas.colors, glow: canvas.glow, cells: cells, means: means)
+      key: key, colors: madeColors, glow: madeGlow, gentle: gentle, cells: cells)
+  }
+
+  /// How far a subpixel may move, in each channel (of 255) and in the
+  /// sheen, from the one a cell was made of before the cell is made again.
+  /// In 24-bit, half a step for a cell of one colour or a gentle gradient
+  /// (``gentleTrueColor(_:_:_:_:)``): its quarters then move by one step at
+  /// most (``TerminalScreen/trueColorTolerance`` counts it), and the card's
+  /// interior, which moves by hundredths of a step from one frame to the
+  /// next, is not shaded again. Nothing for an edge, where a move can change
+  /// the block, nor in 256 and 16 colours and without colour, where any move
+  /// can cross a border between two inks.
+  static func slack(_ mode: TerminalRenderer.ColorMode) -> (channel: Double, glow: Double) {
+    switch mode {
+    case .trueColor: (0.5, .infinity)
+    default: (0, 0)
+    }
+  }
+
+  /// The mean colour of cell (`column`, `row`)'s subpixels; `nil` unless all four are drawn.
+  private func mean(column: Int, row: Int) -> TerminalColor? {
+    let top = 2 * row * subWidth + 2 * column
+    var sum = TerminalColor(0, 0, 0)
+    for i in [top, top + 1, top + subWidth, top + subWidth + 1] {
+      guard let c = subpixels[i] else { return nil }
+      sum = TerminalColor(sum.r + c.r, sum.g + c.g, sum.b + c.b)
+    }
+    return sum.scaled(0.25)
+  }
+
+  /// In 24-bit colour, the cell of four drawn subpixels (top left, top
+  /// right, bottom left, bottom right) when it is one colour or a gentle
+  /// gradient: what ``quantize(_:glow:mode:palette:)`` and
+  /// ``encode(inks:colors:mode:allowed:)`` make of them, without their
+  /// buffers; `nil` for any other cell.
+  @inline(__always)
+  static func gentleTrueColor(
+    _ a: TerminalColor, _ b: TerminalColor, _ c: TerminalColor, _ d: TerminalColor
+  ) -> TerminalCell? {
+    @inline(__always) func ink(_ x: TerminalColor) -> TerminalInk {
+      .rgb(UInt8(x.r + 0.5), UInt8(x.g + 0.5), UInt8(x.b + 0.5))
+    }
+    let (a, b, c, d) = (a.clamped, b.clamped, c.clamped, d.clamped)
+    let first = ink(a)
+    if ink(b) == first && ink(c) == first && ink(d) == first {
+      return TerminalCell(character: " ", foreground: .terminalDefault, background: first)
+    }
+    // represent(_:inks:colors:mode:) of each half: the mean of its two, and their distance from it.
+    let top = TerminalColor(a.r + b.r, a.g + b.g, a.b + b.b).scaled(0.5)
+    let bottom = TerminalColor(c.r + d.r, c.g + d.g, c.b + d.b).scaled(0.5)
+    let error =
+      (a.distanceSquared(to: top) + b.distanceSquared(to: top))
+      + (c.distanceSquared(to: bottom) + d.distanceSquared(to: bottom))
+    guard error < 1200 else { return nil }
+    return TerminalCell(character: glyphs[3], foreground: ink(top), background: ink(bottom))
   }
 
   /// A subpixel's ink at this depth, and the colour the terminal shows for it.
@@ -147,12 +209,11 @@ struct TerminalCells {
       return (rgb, c)
     case .palette256:
       // The face without the sheen (screen: c = base + glow·(255 − base)).
-      let base =
-        glow > 0.01 && glow < 1
-        ? TerminalColor(
-          (c.r - 255 * glow) / (1 - glow), (c.g - 255 * glow) / (1 - glow),
-          (c.b - 255 * glow) / (1 - glow))
-        : nil
+      var base: TerminalColor?
+      if glow > 0.01 && glow < 1 {
+        let (lift, gain) = (255 * glow, 1 / (1 - glow))
+        base = TerminalColor((c.r - lift) * gain, (c.g - lift) * gain, (c.b - lift) * gain)
+      }
       let i = palette.index256(c, under: base, glow: glow)
       return (.index256(i), palette.colors[Int(i)])
     case .palette16:
@@ -291,7 +352,7 @@ struct TerminalCells {
     _ character: Unicode.Scalar, column: Int, row: Int, bold: Bool, opacity: Double
   ) {
     let i = row * columns + column
-    guard let under = means[i] else { return }
+    guard let under = mean(column: column, row: row) else { return }
     if !TerminalCell.isNarrow(character) { exact[row] = false }
     let text = TerminalColor.mix(under, .white, opacity)
     let (fg, bg): (TerminalInk, TerminalInk)

@@ -11,13 +11,48 @@ struct TerminalCell: Equatable {
     character: " ", foreground: .terminalDefault, background: .terminalDefault)
 
   /// Whether the cell looks like `other` within `tolerance` per channel of a
-  /// 24-bit ink (0: the same inks). A space's foreground does not show.
+  /// 24-bit ink (0: the same inks). A space's foreground does not show. Two
+  /// cells of spaces and Block Elements look alike where their four
+  /// quarters do (a space on one colour and `▀` in that colour on it are the
+  /// same to the eye).
+  @inline(__always)
   func looksLike(_ other: TerminalCell, tolerance: Int) -> Bool {
-    guard character == other.character, bold == other.bold, dim == other.dim,
-      background.isClose(to: other.background, tolerance: tolerance)
-    else { return false }
-    return character == " " || foreground.isClose(to: other.foreground, tolerance: tolerance)
+    guard bold == other.bold, dim == other.dim else { return false }
+    if character == other.character {
+      return background.isClose(to: other.background, tolerance: tolerance)
+        && (character == " " || foreground.isClose(to: other.foreground, tolerance: tolerance))
+    }
+    guard let mine = Self.quarters(character), let theirs = Self.quarters(other.character) else {
+      return false
+    }
+    for k in 0..<4 {
+      let a = mine & (1 << k) != 0 ? foreground : background
+      let b = theirs & (1 << k) != 0 ? other.foreground : other.background
+      guard a.isClose(to: b, tolerance: tolerance) else { return false }
+    }
+    return true
   }
+
+  /// The quarters a space or a Block Element fills with its foreground (bit
+  /// 0 top left, 1 top right, 2 bottom left, 3 bottom right); `nil` for any
+  /// other character.
+  static func quarters(_ character: Unicode.Scalar) -> Int? {
+    if character == " " { return 0 }
+    let v = character.value
+    guard v >= 0x2580, v <= 0x259F else { return nil }
+    let mask = blockQuarters[Int(v - 0x2580)]
+    return mask < 0 ? nil : mask
+  }
+
+  /// Block Elements (U+2580…259F) by the quarters they fill
+  /// (``TerminalCells/glyphs``); −1 for the eighths and the shades.
+  private static let blockQuarters: [Int] = {
+    var table = [Int](repeating: -1, count: 32)
+    for (mask, glyph) in TerminalCells.glyphs.enumerated() where glyph != " " {
+      table[Int(glyph.value - 0x2580)] = mask
+    }
+    return table
+  }()
 
   /// Whether the terminal is sure to draw `character` one column wide, as the
   /// grid counts it: ASCII, Latin-1 and the rest to U+02FF, the dashes,

@@ -6,17 +6,18 @@ import Foundation
 /// within half a step of it (the corners of that cube) has the same nearest
 /// index. For such a colour the lookup is the answer (the cube lies in that
 /// index's region); for one on a border between two indices the palette is
-/// searched. The table spans all 2²⁴ colours but only the pages of those
-/// asked for are ever touched (zeroed memory from the system).
+/// searched. The table spans all 2²⁴ colours, a byte each, but only the
+/// pages of those asked for are ever touched (zeroed memory from the system).
 ///
 /// Not thread-safe: one table per screen, used from one thread.
 final class TerminalPaletteTable {
-  /// By the bits of r, g and b interleaved: index + 1, plus ``border`` where the
-  /// colours around it differ; 0 for not found yet. `nil` where the memory
-  /// could not be had: then every colour is searched.
-  private let entries: UnsafeMutablePointer<UInt16>?
-  private static let border: UInt16 = 0x100 << 1
-  /// Each index's colour and luma, at hand (not behind a global's lazy start).
+  /// By the bits of r, g and b interleaved: the index; ``border`` where the
+  /// colours around it differ; 0 for not found yet (no colour's nearest is
+  /// one of the 16 ANSI colours, so neither code is an index). `nil` where
+  /// the memory could not be had: then every colour is searched.
+  private let entries: UnsafeMutablePointer<UInt8>?
+  private static let border: UInt8 = 1
+  /// Each index's colour, at hand (not behind a global's lazy start).
   let colors: [TerminalColor] = (0..<256).map {
     $0 < 16 ? .black : TerminalPalette.rgb(ofIndex256: UInt8($0))
   }
@@ -25,7 +26,7 @@ final class TerminalPaletteTable {
   private let spread: UnsafeMutablePointer<Int>
 
   init() {
-    entries = calloc(1 << 24, 2)?.assumingMemoryBound(to: UInt16.self)
+    entries = calloc(1 << 24, 1)?.assumingMemoryBound(to: UInt8.self)
     spread = .allocate(capacity: 256)
     for v in 0..<256 {
       spread[v] = (0..<8).reduce(0) { $0 | ((v >> $1) & 1) << (3 * $1) }
@@ -48,7 +49,7 @@ final class TerminalPaletteTable {
     // table (a frame's colours then share its cache lines).
     let key = spread[r] << 2 | spread[g] << 1 | spread[b]
     let entry = entries[key]
-    if entry != 0 && entry & Self.border == 0 { return UInt8(truncatingIfNeeded: entry - 1) }
+    if entry > Self.border { return entry }
     return lookUp(c, r, g, b, key: key, in: entries)
   }
 
@@ -56,27 +57,26 @@ final class TerminalPaletteTable {
   @inline(never)
   private func lookUp(
     _ c: TerminalColor, _ r: Int, _ g: Int, _ b: Int, key: Int,
-    in entries: UnsafeMutablePointer<UInt16>
+    in entries: UnsafeMutablePointer<UInt8>
   ) -> UInt8 {
-    var entry = entries[key]
-    if entry == 0 {
+    if entries[key] == 0 {
       let found = TerminalPalette.nearest256(TerminalColor(Double(r), Double(g), Double(b)))
-      entry = UInt16(found) + 1
+      var entry = found
       search: for dr in [-0.5, 0.5] {
         for dg in [-0.5, 0.5] {
           for db in [-0.5, 0.5] {
             let corner = TerminalColor(Double(r) + dr, Double(g) + dg, Double(b) + db)
             if TerminalPalette.nearest256(corner) != found {
-              entry |= Self.border
+              entry = Self.border
               break search
             }
           }
         }
       }
       entries[key] = entry
+      if entry != Self.border { return entry }
     }
-    if entry & Self.border != 0 { return TerminalPalette.nearest256(c) }
-    return UInt8(truncatingIfNeeded: entry - 1)
+    return TerminalPalette.nearest256(c)
   }
 
   /// ``TerminalPalette/index256(_:under:glow:)`` through the table.

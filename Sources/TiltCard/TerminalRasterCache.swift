@@ -30,8 +30,8 @@ final class TerminalRasterCache {
     var key: CellsKey
     var colors: [TerminalColor?]
     var glow: [Double]
+    var gentle: [Bool]
     var cells: [TerminalCell]
-    var means: [TerminalColor?]
   }
   var previous: PreviousCells?
 

@@ -2,17 +2,24 @@
 /// bring it to the next frame: only the cells that look different
 /// (``TerminalScreenWriter``), nothing when none does.
 ///
-/// In 24-bit colour a cell within ``trueColorTolerance`` of what is shown is
-/// left as it is, so a sheen or a light that moves by a hair does not resend
-/// the card; a cell that is sent is sent exactly. The screen is redrawn whole
+/// In 24-bit colour what the terminal shows stays within
+/// ``trueColorTolerance`` of the frame drawn whole: a cell within
+/// ``sendingTolerance`` of what is shown is left as it is, so a sheen or a
+/// light that moves by a hair does not resend the card (a cell that is sent
+/// is sent exactly), and the rest is the cells' own slack (``TerminalCells``). The screen is redrawn whole
 /// at the first frame, at a new size, and after ``invalidate()`` (the
 /// terminal was resized, or may not show what was sent: Ctrl-L).
 ///
 /// Not thread-safe (not `Sendable`): one screen, drawn from one thread.
 public struct TerminalScreen {
-  /// How far a 24-bit channel may be from the shown one (of 255) before the
-  /// cell is sent again: below what the eye sees on a gradient.
+  /// How far a 24-bit channel of what the terminal shows may be from the
+  /// frame drawn whole (of 255): below what the eye sees on a gradient.
   public static let trueColorTolerance = 3
+
+  /// How far a 24-bit channel may be from the shown one before the cell is
+  /// sent again: the tolerance less the step a cell may stand for while its
+  /// subpixels move by less than half of one.
+  static let sendingTolerance = trueColorTolerance - 1
 
   private var shown: TerminalGrid?
   private let cache = TerminalRasterCache()
@@ -29,7 +36,7 @@ public struct TerminalScreen {
   ) -> [UInt8] {
     let grid = renderer.grid(frame, columns: columns, rows: rows, cache: cache)
     let mode = renderer.colorMode
-    let tolerance = mode == .trueColor ? Self.trueColorTolerance : 0
+    let tolerance = mode == .trueColor ? Self.sendingTolerance : 0
     if var shown, shown.columns == grid.columns, shown.rows == grid.rows {
       let bytes = TerminalScreenWriter.update(
         from: &shown, to: grid, tolerance: tolerance, mode: mode)
