@@ -120,12 +120,11 @@ struct TerminalInk: Hashable, Sendable {
   func isClose(to other: TerminalInk, tolerance: Int) -> Bool {
     if raw == other.raw { return true }
     guard tolerance > 0, raw >> 24 == 1, other.raw >> 24 == 1 else { return false }
-    let t = UInt32(tolerance)
-    func channel(_ shift: UInt32) -> Bool {
-      let (a, b) = (raw >> shift & 0xFF, other.raw >> shift & 0xFF)
-      return (a > b ? a - b : b - a) <= t
-    }
-    return channel(16) && channel(8) && channel(0)
+    let (a, b) = (Int(raw), Int(other.raw))
+    let r = abs((a >> 16 & 0xFF) - (b >> 16 & 0xFF))
+    let g = abs((a >> 8 & 0xFF) - (b >> 8 & 0xFF))
+    let bl = abs((a & 0xFF) - (b & 0xFF))
+    return max(r, g, bl) <= tolerance
   }
 }
 

@@ -79,7 +79,8 @@ struct TerminalScreenWriter {
       }
       for column in 0..<columns {
         let cell = grid.cells[base + column]
-        guard !cell.looksLike(shown.cells[base + column], tolerance: tolerance) else { continue }
+        let before = shown.cells[base + column]
+        guard cell != before, !cell.looksLike(before, tolerance: tolerance) else { continue }
         w.move(row: row, column: column, over: grid, shown: &shown)
         shown.cells[base + column] = w.put(cell)
       }
@@ -182,26 +183,40 @@ struct TerminalScreenWriter {
     bytes.append(UInt8(ascii: "m"))
   }
 
+  /// `38;K` or `48;K`: an extended colour of kind `kind` (2 RGB, 5 indexed).
+  @inline(__always)
+  private mutating func extended(_ digit: UInt8, _ kind: UInt8) {
+    bytes.append(digit)
+    bytes.append(UInt8(ascii: "8"))
+    bytes.append(UInt8(ascii: ";"))
+    bytes.append(kind)
+  }
+
   private mutating func ink(_ ink: TerminalInk, foreground: Bool) {
-    var p: [UInt8] = []
+    bytes.append(0x1B)
+    bytes.append(UInt8(ascii: "["))
+    let digit = UInt8(ascii: foreground ? "3" : "4")
     switch ink.kind {
     case .terminalDefault:
-      p.append(contentsOf: (foreground ? "39" : "49").utf8)
+      bytes.append(digit)
+      bytes.append(UInt8(ascii: "9"))
     case .rgb(let r, let g, let b):
-      p.append(contentsOf: (foreground ? "38;2;" : "48;2;").utf8)
-      Self.decimal(Int(r), into: &p)
-      p.append(UInt8(ascii: ";"))
-      Self.decimal(Int(g), into: &p)
-      p.append(UInt8(ascii: ";"))
-      Self.decimal(Int(b), into: &p)
+      extended(digit, UInt8(ascii: "2"))
+      bytes.append(UInt8(ascii: ";"))
+      Self.decimal(Int(r), into: &bytes)
+      bytes.append(UInt8(ascii: ";"))
+      Self.decimal(Int(g), into: &bytes)
+      bytes.append(UInt8(ascii: ";"))
+      Self.decimal(Int(b), into: &bytes)
     case .index256(let i):
-      p.append(contentsOf: (foreground ? "38;5;" : "48;5;").utf8)
-      Self.decimal(Int(i), into: &p)
+      extended(digit, UInt8(ascii: "5"))
+      bytes.append(UInt8(ascii: ";"))
+      Self.decimal(Int(i), into: &bytes)
     case .ansi(let i):
       let base = i < 8 ? (foreground ? 30 : 40) : (foreground ? 90 : 100)
-      Self.decimal(base + Int(i % 8), into: &p)
+      Self.decimal(base + Int(i % 8), into: &bytes)
     }
-    param(String(decoding: p, as: UTF8.self))
+    bytes.append(UInt8(ascii: "m"))
   }
 
   // MARK: The cursor
