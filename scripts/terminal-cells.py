@@ -2,9 +2,11 @@
 """Compares two screens captured by `tmux capture-pane -p -e` cell by cell:
 the character, bold and dim, and the foreground and background colours.
 Prints how many cells differ in character or style, in colour, and the
-largest difference of a 24-bit channel; exits 1 when a character or style
-differs or a colour by more than --tolerance (per channel; 256-colour and
-16-colour inks must be equal). --skip-rows leaves rows out (a clock).
+largest difference of a 24-bit channel. Spaces and the quadrant and half
+Block Elements are compared by what their four quarters show (a space on a
+colour and a half block in that colour on it look the same). Exits 1 when
+a character or style differs or a colour by more than --tolerance (per
+channel; 256-colour and 16-colour inks must be equal). --skip-rows leaves rows out (a clock).
 
 usage: scripts/terminal-cells.py A B [--tolerance N] [--skip-rows 0,1]
 """
@@ -75,6 +77,20 @@ def channel_gap(a, b):
     return None
 
 
+# The quarters a space or a Block Element fills with its foreground (bit 0
+# top left, 1 top right, 2 bottom left, 3 bottom right).
+GLYPHS = " ▘▝▀▖▌▞▛▗▚▐▜▄▙▟█"
+QUARTERS = {ch: mask for mask, ch in enumerate(GLYPHS)}
+
+
+def quarter_inks(cell):
+    """The ink of each quarter of a space or a Block Element; None for others."""
+    mask = QUARTERS.get(cell[0])
+    if mask is None:
+        return None
+    return [cell[1] if mask & (1 << k) else cell[2] for k in range(4)]
+
+
 def main():
     args = sys.argv[1:]
     tolerance = 0
@@ -103,10 +119,17 @@ def main():
             x = ra[c] if c < len(ra) else pa
             y = rb[c] if c < len(rb) else pb
             total += 1
-            if x[0] != y[0] or x[3:] != y[3:]:
+            if x[3:] != y[3:]:
                 shape += 1
                 continue
-            gaps = [channel_gap(x[1], y[1]), channel_gap(x[2], y[2])]
+            if x[0] != y[0]:
+                qx, qy = quarter_inks(x), quarter_inks(y)
+                if qx is None or qy is None:
+                    shape += 1
+                    continue
+                gaps = [channel_gap(i, j) for i, j in zip(qx, qy)]
+            else:
+                gaps = [channel_gap(x[1], y[1]), channel_gap(x[2], y[2])]
             if any(g is None for g in gaps):
                 colour += 1
                 worst = False
