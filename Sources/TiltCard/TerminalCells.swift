@@ -74,7 +74,7 @@ struct TerminalCells {
                   seen.deallocate()
                 }
                 @inline(__always)
-                func near(_ i: Int) -> Bool {
+                func near(_ i: Int, _ slack: (channel: Double, glow: Double)) -> Bool {
                   guard abs(glow[i] - madeGlow[i]) <= slack.glow else { return false }
                   switch (colors[i], madeColors[i]) {
                   case (nil, nil): return true
@@ -91,12 +91,14 @@ struct TerminalCells {
                     let bottom = top &+ subWidth
                     // A cell whose subpixels are those it was made of is that
                     // cell still; a gentle one while they are within the slack.
-                    if hasBefore && (gentle[c] || slack.channel == 0) && near(top)
-                      && near(top &+ 1) && near(bottom) && near(bottom &+ 1)
+                    let within = gentle[c] ? slack : (0, 0)
+                    if hasBefore && near(top, within) && near(top &+ 1, within)
+                      && near(bottom, within) && near(bottom &+ 1, within)
                     {
                       continue
                     }
-                    for i in [top, top &+ 1, bottom, bottom &+ 1] {
+                    for i in 0..<4 {
+                      let i = (i < 2 ? top : bottom) &+ (i & 1)
                       madeColors[i] = colors[i]
                       madeGlow[i] = glow[i]
                     }
