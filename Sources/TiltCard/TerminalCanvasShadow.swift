@@ -31,36 +31,59 @@ extension TerminalCanvas {
       x1: min(max(cardBox.x1 + ix, 0), subW), y1: min(max(cardBox.y1 + iy, 0), subH)
     )
     guard window.x0 < window.x1, window.y0 < window.y1 else { return (0, 0, 0, 0) }
-    layer.withUnsafeMutableBufferPointer { layer in
-      coverage.withUnsafeBufferPointer { coverage in
-        let shift = iy &* subW &+ ix
-        for sy in window.y0..<window.y1 {
-          let row = sy &* subW
-          for sx in window.x0..<window.x1 {
-            layer[row &+ sx] = coverage[row &+ sx &- shift]
-          }
-        }
-      }
-    }
     // CSS blur is a Gaussian of σ = radius / 2; two box passes of about σ
     // each way come close. Across, a subpixel is half as wide: twice the boxes.
     let ry = max(Int((blur / 2).rounded()), 0)
     let rx = 2 * ry
-    guard rx > 0 || ry > 0 else { return window }
-    for _ in 0..<2 {
-      window = Self.boxBlur(
-        &layer, scratch: &scratch, width: subW, height: subH, rx: rx, ry: ry, window: window)
+    // The first pass reads the coverage where the moved layer would be.
+    let shift = iy &* subW &+ ix
+    var row = [Double](repeating: 0, count: subW + 2 * rx + 2)
+    var sums = [Double](repeating: 0, count: max(subW, subH))
+    layer.withUnsafeMutableBufferPointer { layer in
+      coverage.withUnsafeBufferPointer { coverage in
+        guard ry > 0 else {
+          for sy in window.y0..<window.y1 {
+            let row = sy &* subW
+            for sx in window.x0..<window.x1 { layer[row &+ sx] = coverage[row &+ sx &- shift] }
+          }
+          return
+        }
+        scratch.withUnsafeMutableBufferPointer { scratch in
+          row.withUnsafeMutableBufferPointer { row in
+            sums.withUnsafeMutableBufferPointer { sums in
+              let buffers = BlurBuffers(
+                across: scratch.baseAddress!, row: row.baseAddress!, sums: sums.baseAddress!)
+              window = boxBlur(
+                coverage.baseAddress! - shift, into: layer.baseAddress!, buffers, width: subW,
+                height: subH, rx: rx, ry: ry, window: window)
+              window = boxBlur(
+                layer.baseAddress!, into: layer.baseAddress!, buffers, width: subW, height: subH,
+                rx: rx, ry: ry, window: window)
+            }
+          }
+        }
+      }
     }
     return window
   }
 
-  /// A box blur of `rx` each way across, then `ry` down, with running sums,
-  /// of the values of `a` in `window` (0 around it), in place; returns the
-  /// window of the result (`window` grown by the radii). `scratch` holds
-  /// the pass across.
+  /// Where a blur keeps its pass across (as large as the canvas), a row's
+  /// running totals (its width + 2·rx + 2) and the columns' sums (as wide
+  /// as the canvas, and as tall).
+  struct BlurBuffers {
+    let across: UnsafeMutablePointer<Double>
+    let row: UnsafeMutablePointer<Double>
+    let sums: UnsafeMutablePointer<Double>
+  }
+
+  /// A box blur of `rx` each way across, then `ry` down, of the values of
+  /// `source` in `window` (0 around it), into `a` (which may be `source`);
+  /// returns the window of the result (`window` grown by the radii).
+  /// Across, each row's running totals give each box as a difference;
+  /// down, each column's sum runs along.
   static func boxBlur(
-    _ a: inout [Double], scratch: inout [Double], width: Int, height: Int, rx: Int, ry: Int,
-    window wi: Window
+    _ source: UnsafePointer<Double>, into a: UnsafeMutablePointer<Double>, _ buffers: BlurBuffers,
+    width: Int, height: Int, rx: Int, ry: Int, window wi: Window
   ) -> Window {
     let wo = (
       x0: max(wi.x0 - rx, 0), y0: max(wi.y0 - ry, 0), x1: min(wi.x1 + rx, width),
@@ -69,80 +92,64 @@ extension TerminalCanvas {
     // Multiplied by, not divided by: the same to an ulp, and the loops vectorise.
     let nx = 1 / Double(2 * rx + 1)
     let ny = 1 / Double(2 * ry + 1)
-    var sums = [Double](repeating: 0, count: max(height, width))
-    a.withUnsafeMutableBufferPointer { a in
-      scratch.withUnsafeMutableBufferPointer { tmp in
-        sums.withUnsafeMutableBufferPointer { sums in
-          // Across each row with its running sum, all the rows at once
-          // (their sums are independent, so they overlap), each in its order.
-          for y in wo.y0..<wo.y1 {
-            var s = 0.0
-            if y >= wi.y0 && y < wi.y1 {
-              let from = max(wo.x0 - rx, wi.x0)
-              let to = min(wo.x0 + rx, wi.x1 - 1)
-              if from <= to { for k in from...to { s += a[y * width + k] } }
-            }
-            sums[y] = s
-          }
-          // Rows the input has nothing in stay 0.
-          let rowsIn = max(wo.y0, wi.y0)..<max(min(wo.y1, wi.y1), max(wo.y0, wi.y0))
-          for y in wo.y0..<wo.y1 where !rowsIn.contains(y) {
-            for x in wo.x0..<wo.x1 { tmp[y * width + x] = 0 }
-          }
-          for x in wo.x0..<wo.x1 {
-            let add = x + rx + 1
-            let drop = x - rx
-            let adds = add >= wi.x0 && add < wi.x1
-            let drops = drop >= wi.x0 && drop < wi.x1
-            // s + a[add] - a[drop], in that order, where each is in the input.
-            switch (adds, drops) {
-            case (true, true):
-              for y in rowsIn {
-                let row = y &* width
-                let s = sums[y]
-                tmp[row &+ x] = s * nx
-                sums[y] = s + a[row &+ add] - a[row &+ drop]
-              }
-            case (true, false):
-              for y in rowsIn {
-                let row = y &* width
-                let s = sums[y]
-                tmp[row &+ x] = s * nx
-                sums[y] = s + a[row &+ add]
-              }
-            case (false, true):
-              for y in rowsIn {
-                let row = y &* width
-                let s = sums[y]
-                tmp[row &+ x] = s * nx
-                sums[y] = s - a[row &+ drop]
-              }
-            case (false, false):
-              for y in rowsIn { tmp[y &* width &+ x] = sums[y] * nx }
-            }
-          }
-          // Down the columns, a row at a time: each column's running sum.
-          let (x0, x1) = (wo.x0, wo.x1)
-          for x in x0..<x1 { sums[x] = 0 }
-          if wo.y0 < wo.y1 {
-            for k in wo.y0...min(wo.y0 + ry, wo.y1 - 1) {
-              let row = k &* width
-              for x in x0..<x1 { sums[x] += tmp[row &+ x] }
-            }
-          }
-          for y in wo.y0..<wo.y1 {
-            let row = y &* width
-            for x in x0..<x1 { a[row &+ x] = sums[x] * ny }
-            if y + ry + 1 < wo.y1 {
-              let next = (y + ry + 1) &* width
-              for x in x0..<x1 { sums[x] += tmp[next &+ x] }
-            }
-            if y - ry >= wo.y0 {
-              let old = (y - ry) &* width
-              for x in x0..<x1 { sums[x] -= tmp[old &+ x] }
-            }
-          }
+    let (tmp, totals, sums) = (buffers.across, buffers.row, buffers.sums)
+    // Rows the input has nothing in stay 0.
+    let rowsIn = max(wo.y0, wi.y0)..<max(min(wo.y1, wi.y1), max(wo.y0, wi.y0))
+    for y in wo.y0..<wo.y1 where !rowsIn.contains(y) {
+      for x in wo.x0..<wo.x1 { tmp[y &* width &+ x] = 0 }
+    }
+    // totals[k - base]: the sum of the row's input left of k, for k in
+    // base ... wo.x1 + rx (base ≤ wi.x0, and wo.x1 + rx ≥ wi.x1).
+    let base = wo.x0 - rx
+    for y in rowsIn {
+      let row = y &* width
+      for k in base..<wi.x0 { totals[k &- base] = 0 }
+      var s = 0.0
+      for k in wi.x0..<wi.x1 {
+        totals[k &- base] = s
+        s += source[row &+ k]
+      }
+      for k in wi.x1...(wo.x1 &+ rx) { totals[k &- base] = s }
+      let (upper, lower) = (totals + (rx &+ 1 &- base), totals - (rx &+ base))
+      for x in wo.x0..<wo.x1 { tmp[row &+ x] = (upper[x] - lower[x]) * nx }
+    }
+    // Down the columns, a row at a time: each column's running sum.
+    let (x0, x1) = (wo.x0, wo.x1)
+    for x in x0..<x1 { sums[x] = 0 }
+    if wo.y0 < wo.y1 {
+      for k in wo.y0...min(wo.y0 + ry, wo.y1 - 1) {
+        let row = k &* width
+        for x in x0..<x1 { sums[x] += tmp[row &+ x] }
+      }
+    }
+    for y in wo.y0..<wo.y1 {
+      let out = a + y &* width
+      let adds = y + ry + 1 < wo.y1
+      let drops = y - ry >= wo.y0
+      let next = tmp + (y &+ ry &+ 1) &* width
+      let old = tmp + (y &- ry) &* width
+      // sum + next - old, in that order, where each is in the window.
+      switch (adds, drops) {
+      case (true, true):
+        for x in x0..<x1 {
+          let s = sums[x]
+          out[x] = s * ny
+          sums[x] = s + next[x] - old[x]
         }
+      case (true, false):
+        for x in x0..<x1 {
+          let s = sums[x]
+          out[x] = s * ny
+          sums[x] = s + next[x]
+        }
+      case (false, true):
+        for x in x0..<x1 {
+          let s = sums[x]
+          out[x] = s * ny
+          sums[x] = s - old[x]
+        }
+      case (false, false):
+        for x in x0..<x1 { out[x] = sums[x] * ny }
       }
     }
     return wo
