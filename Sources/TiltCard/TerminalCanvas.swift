@@ -206,16 +206,19 @@ struct TerminalCanvas {
       materials.withUnsafeMutableBufferPointer { materials in
         glow.withUnsafeMutableBufferPointer { glow in
           coverage.withUnsafeMutableBufferPointer { coverage in
-            for sy in box.y0..<box.y1 {
-              let vy = (Double(sy) + 0.5 - centreY) * pointsPerSY
-              let vx0 = (Double(box.x0) + 0.5 - centreX) * pointsPerSX
-              let u0 = m.0 * vx0 + m.1 * vy + m.2
-              let v0 = m.3 * vx0 + m.4 * vy + m.5
-              let w0 = m.6 * vx0 + m.7 * vy + m.8
-              let row = sy &* subW
-              for sx in box.x0..<box.x1 {
-                let i = row &+ sx
-                let k = Double(sx &- box.x0)
+            // The buffers' starts, held (a store through one cannot move another).
+            guard let colors = colors.baseAddress, let materials = materials.baseAddress,
+              let glow = glow.baseAddress, let coverage = coverage.baseAddress
+            else { return }
+            // A subpixel k of a row with the test (the inside, or the face
+            // sampled whole); a run of them known to be inside.
+            @inline(__always)
+            func tested(
+              _ ks: Range<Int>, row: Int, _ u0: Double, _ v0: Double, _ w0: Double
+            ) {
+              for kk in ks {
+                let i = row &+ kk
+                let k = Double(kk)
                 let w = w0 + k * stepW
                 if drawsFace && abs(w) > 1e-12 {
                   let r = 1 / w
@@ -245,6 +248,49 @@ struct TerminalCanvas {
                 glow[i] = 0
                 coverage[i] = 0
               }
+            }
+            @inline(__always)
+            func inside(
+              _ ks: Range<Int>, row: Int, _ u0: Double, _ v0: Double, _ w0: Double
+            ) {
+              for kk in ks {
+                let i = row &+ kk
+                let k = Double(kk)
+                let r = 1 / (w0 + k * stepW)
+                let u = (u0 + k * stepU) * r
+                let v = (v0 + k * stepV) * r
+                let s = face.sheen(u, v, x: sheenX, y: sheenY)
+                colors[i] = plane.color(u, v).screened(s).scaled(light)
+                materials[i] = .face
+                glow[i] = s
+                coverage[i] = 1
+              }
+            }
+            var spans = TerminalFaceSpans()
+            let bounds = TerminalFaceSpans.Bounds(
+              innerU: innerU, innerV: innerV, cornerU: cornerU, cornerV: cornerV,
+              inset: plane.inset)
+            let count = box.x1 - box.x0
+            for sy in box.y0..<box.y1 {
+              let vy = (Double(sy) + 0.5 - centreY) * pointsPerSY
+              let vx0 = (Double(box.x0) + 0.5 - centreX) * pointsPerSX
+              let u0 = m.0 * vx0 + m.1 * vy + m.2
+              let v0 = m.3 * vx0 + m.4 * vy + m.5
+              let w0 = m.6 * vx0 + m.7 * vy + m.8
+              // Subpixel k of the row is at index row + k.
+              let row = sy &* subW &+ box.x0
+              if drawsFace {
+                spans.find(
+                  u0: u0, v0: v0, w0: w0, stepU: stepU, stepV: stepV, stepW: stepW, count: count,
+                  bounds: bounds)
+              }
+              var k = 0
+              for run in drawsFace ? spans.runs : [] {
+                tested(k..<run.start, row: row, u0, v0, w0)
+                inside(run.start..<run.end, row: row, u0, v0, w0)
+                k = run.end
+              }
+              tested(k..<count, row: row, u0, v0, w0)
             }
           }
         }
@@ -283,7 +329,8 @@ struct TerminalCanvas {
     }
     var edges: [(Int, Int)] = []
     materials.withUnsafeBufferPointer { materials in
-      let bytes = UnsafeRawPointer(materials.baseAddress!)
+      guard let start = materials.baseAddress else { return }
+      let bytes = UnsafeRawPointer(start)
       @inline(__always) func word(_ i: Int) -> UInt64 {
         bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
       }
