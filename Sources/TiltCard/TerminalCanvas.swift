@@ -400,26 +400,22 @@ struct TerminalCanvas {
           tight.values.withUnsafeBufferPointer { tight in
             wide.values.withUnsafeBufferPointer { wide in
               stage.withUnsafeBufferPointer { stage in
-                for sy in drawn.y0..<drawn.y1 {
-                  let inTight = sy >= tw.y0 && sy < tw.y1
-                  let inWide = sy >= ww.y0 && sy < ww.y1
-                  for sx in drawn.x0..<drawn.x1 {
-                    let i = sy &* subW &+ sx
+                // Subpixels a ..< b of a row, each layer read where `has…`
+                // (the shadow is 0 outside a layer's window).
+                @inline(__always)
+                func run(_ a: Int, _ b: Int, hasTight: Bool, hasWide: Bool) {
+                  for i in a..<b {
                     let cover = coverage[i]
                     guard cover < 1 else { continue }
-                    let t = inTight && sx >= tw.x0 && sx < tw.x1 ? tight[i] : 0
-                    let w = inWide && sx >= ww.x0 && sx < ww.x1 ? wide[i] : 0
+                    let t = hasTight ? tight[i] : 0
+                    let w = hasWide ? wide[i] : 0
+                    // With no shadow (t = w = 0) the backdrop as it is (scaled by 1).
+                    let alpha = 1 - (1 - 0.30 * t) * (1 - 0.20 * w)
                     var under: TerminalColor?
-                    if t == 0 && w == 0 {
-                      // No shadow: the backdrop as it is (scaled by 1).
-                      under = backdrop ? stage[i] : nil
-                    } else {
-                      let alpha = 1 - (1 - 0.30 * t) * (1 - 0.20 * w)
-                      if backdrop {
-                        under = stage[i].scaled(1 - min(depth * alpha, 0.8))
-                      } else if hardShadow && alpha > 0.22 {
-                        under = .black
-                      }
+                    if backdrop {
+                      under = stage[i].scaled(1 - min(depth * alpha, 0.8))
+                    } else if hardShadow && alpha > 0.22 {
+                      under = .black
                     }
                     // Where the card covers none (0 past its box) the colour is stale.
                     if cover > 0, let card = colors[i] {
@@ -437,6 +433,31 @@ struct TerminalCanvas {
                       }
                     } else {
                       colors[i] = under
+                    }
+                  }
+                }
+                // Each row in pieces between the windows' edges.
+                var edges = [Int]()
+                for sy in drawn.y0..<drawn.y1 {
+                  let inTight = sy >= tw.y0 && sy < tw.y1
+                  let inWide = sy >= ww.y0 && sy < ww.y1
+                  edges.removeAll(keepingCapacity: true)
+                  edges.append(drawn.x0)
+                  for x in [tw.x0, tw.x1, ww.x0, ww.x1] where x > drawn.x0 && x < drawn.x1 {
+                    edges.append(x)
+                  }
+                  edges.append(drawn.x1)
+                  edges.sort()
+                  let row = sy &* subW
+                  for k in 0..<(edges.count &- 1) where edges[k] < edges[k &+ 1] {
+                    let (a, b) = (edges[k], edges[k &+ 1])
+                    let hasTight = inTight && a >= tw.x0 && b <= tw.x1
+                    let hasWide = inWide && a >= ww.x0 && b <= ww.x1
+                    switch (hasTight, hasWide) {
+                    case (true, true): run(row &+ a, row &+ b, hasTight: true, hasWide: true)
+                    case (true, false): run(row &+ a, row &+ b, hasTight: true, hasWide: false)
+                    case (false, true): run(row &+ a, row &+ b, hasTight: false, hasWide: true)
+                    case (false, false): run(row &+ a, row &+ b, hasTight: false, hasWide: false)
                     }
                   }
                 }
