@@ -100,11 +100,19 @@ struct TerminalCanvas {
     let (pointsPerSX, pointsPerSY) = (1 / sxPerPoint, 1 / syPerPoint)
     let m = inverse?.m ?? (0, 0, 0, 0, 0, 0, 0, 0, 0)
 
-    // One sample of the face at face point (u, v).
+    let plane = face.plane(frame.face)
+
+    // One sample of the face at face point (u, v): `face.paint` (whose
+    // gradient is the plane's) lit.
     @inline(__always)
     func shade(_ u: Double, _ v: Double) -> (TerminalColor, TerminalCardFace.Material, Double)? {
-      guard let (base, material) = face.paint(frame.face, u, v) else { return nil }
-      var c = base
+      guard face.contains(u, v) else { return nil }
+      var c = plane.color(u, v)
+      var material = TerminalCardFace.Material.face
+      if plane.inInset(u, v) {
+        guard let painted = face.paint(frame.face, u, v) else { return nil }
+        (c, material) = painted
+      }
       let (au, av) = (abs(u), abs(v))
       let nearEdge =
         au > hw - rim || av > hh - rim || (au > hw - extent && av > hh - extent)
@@ -198,7 +206,6 @@ struct TerminalCanvas {
     // where a neighbour's differs, it is an edge.
     let (innerU, innerV) = (hw - rim, hh - rim)
     let (cornerU, cornerV) = (hw - extent, hh - extent)
-    let plane = face.plane(frame.face)
     let (sheenX, sheenY) = (x.sheenX, x.sheenY)
     let (stepU, stepV, stepW) = (m.0 * pointsPerSX, m.3 * pointsPerSX, m.6 * pointsPerSX)
     let drawsFace = inverse != nil
@@ -298,35 +305,6 @@ struct TerminalCanvas {
     }
     // The edges: eight subpixels at a time where all are like their neighbours.
     let offsets: [(Double, Double)] = [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)]
-    func supersample(_ sx: Int, _ sy: Int) {
-      let i = sy * subW + sx
-      var sum = TerminalColor(0, 0, 0)
-      var hits = 0
-      var glowSum = 0.0
-      var counts = (0, 0, 0)
-      for (ox, oy) in offsets {
-        guard let (c, material, s) = sample(Double(sx) + ox, Double(sy) + oy) else { continue }
-        sum = TerminalColor(sum.r + c.r, sum.g + c.g, sum.b + c.b)
-        glowSum += s
-        switch material {
-        case .face: counts.0 += 1
-        case .chip: counts.1 += 1
-        case .code: counts.2 += 1
-        }
-        hits += 1
-      }
-      coverage[i] = Double(hits) / 4
-      if hits > 0 {
-        colors[i] = sum.scaled(1 / Double(hits))
-        glow[i] = glowSum / Double(hits)
-        materials[i] =
-          counts.0 >= counts.1 && counts.0 >= counts.2
-          ? .face : (counts.1 >= counts.2 ? .chip : .code)
-      } else {
-        colors[i] = nil
-        materials[i] = nil
-      }
-    }
     var edges: [(Int, Int)] = []
     materials.withUnsafeBufferPointer { materials in
       guard let start = materials.baseAddress else { return }
@@ -361,7 +339,45 @@ struct TerminalCanvas {
         }
       }
     }
-    for (sx, sy) in edges { supersample(sx, sy) }
+    colors.withUnsafeMutableBufferPointer { colors in
+      materials.withUnsafeMutableBufferPointer { materials in
+        glow.withUnsafeMutableBufferPointer { glow in
+          coverage.withUnsafeMutableBufferPointer { coverage in
+            for (sx, sy) in edges {
+              let i = sy * subW + sx
+              var sum = TerminalColor(0, 0, 0)
+              var hits = 0
+              var glowSum = 0.0
+              var counts = (0, 0, 0)
+              for (ox, oy) in offsets {
+                guard let (c, material, s) = sample(Double(sx) + ox, Double(sy) + oy) else {
+                  continue
+                }
+                sum = TerminalColor(sum.r + c.r, sum.g + c.g, sum.b + c.b)
+                glowSum += s
+                switch material {
+                case .face: counts.0 += 1
+                case .chip: counts.1 += 1
+                case .code: counts.2 += 1
+                }
+                hits += 1
+              }
+              coverage[i] = Double(hits) / 4
+              if hits > 0 {
+                colors[i] = sum.scaled(1 / Double(hits))
+                glow[i] = glowSum / Double(hits)
+                materials[i] =
+                  counts.0 >= counts.1 && counts.0 >= counts.2
+                  ? .face : (counts.1 >= counts.2 ? .chip : .code)
+              } else {
+                colors[i] = nil
+                materials[i] = nil
+              }
+            }
+          }
+        }
+      }
+    }
 
     // The shadow: the card's outline moved down and away from the light and
     // blurred, as the page's two drop shadows (a tight one at 0.30, a wide
