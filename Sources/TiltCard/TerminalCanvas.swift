@@ -274,9 +274,13 @@ struct TerminalCanvas {
               }
             }
             var spans = TerminalFaceSpans()
+            // In a corner, |x|⁵ + |y|⁵ ≤ 1 holds in the square of side 0.87
+            // (2 · 0.87⁵ < 1): a point a hairline inside it is neither out
+            // nor on the hairline.
+            let square = 0.87 * extent - rim
             let bounds = TerminalFaceSpans.Bounds(
               innerU: innerU, innerV: innerV, cornerU: cornerU, cornerV: cornerV,
-              inset: plane.inset)
+              squareU: cornerU + square, squareV: cornerV + square, inset: plane.inset)
             let count = box.x1 - box.x0
             for sy in box.y0..<box.y1 {
               let vy = (Double(sy) + 0.5 - centreY) * pointsPerSY

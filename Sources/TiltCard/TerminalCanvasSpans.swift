@@ -8,16 +8,20 @@ import Foundation
 /// of a span well inside, so the spans hold no subpixel that the test per
 /// subpixel would not call inside.
 struct TerminalFaceSpans {
-  /// Up to three runs `start..<end` of `k`, in order, not touching.
+  /// Runs `start..<end` of `k`, in order, not touching.
   private(set) var runs: [(start: Int, end: Int)] = []
 
   /// The bounds of the inside: |u| ≤ `innerU` and |v| ≤ `innerV`, and
-  /// |u| ≤ `cornerU` or |v| ≤ `cornerV`; never in `inset`.
+  /// |u| ≤ `cornerU` or |v| ≤ `cornerV`, or else |u| ≤ `squareU` and
+  /// |v| ≤ `squareV` (a box whose corners are inside the corners' curves
+  /// with the hairline's width to spare); never in `inset`.
   struct Bounds {
     var innerU: Double
     var innerV: Double
     var cornerU: Double
     var cornerV: Double
+    var squareU: Double
+    var squareV: Double
     var inset: (x0: Double, y0: Double, x1: Double, y1: Double)
   }
 
@@ -58,6 +62,9 @@ struct TerminalFaceSpans {
     var wide = (0.0, last)
     within(pu, qu, -innerU, innerU, &wide)
     within(pv, qv, -cornerV, cornerV, &wide)
+    var square = (0.0, last)
+    within(pu, qu, -(b.squareU - e), b.squareU - e, &square)
+    within(pv, qv, -(b.squareV - e), b.squareV - e, &square)
     var inset = (0.0, last)
     within(pu, qu, b.inset.x0 - e, b.inset.x1 + e, &inset)
     within(pv, qv, b.inset.y0 - e, b.inset.y1 + e, &inset)
@@ -68,9 +75,15 @@ struct TerminalFaceSpans {
       let end = Int((r.1 - Self.margin).rounded(.down)) + 1
       return start < end ? (start, end) : (0, 0)
     }
-    var pieces = [inner(tall), inner(wide)].filter { $0.0 < $0.1 }.sorted { $0.0 < $1.0 }
-    if pieces.count == 2 && pieces[1].0 <= pieces[0].1 {
-      pieces = [(pieces[0].0, max(pieces[0].1, pieces[1].1))]
+    // The three as runs, those that overlap or touch joined.
+    var pieces: [(Int, Int)] = []
+    for piece in [inner(tall), inner(wide), inner(square)].sorted(by: { $0.0 < $1.0 })
+    where piece.0 < piece.1 {
+      if let last = pieces.last, piece.0 <= last.1 {
+        pieces[pieces.count - 1].1 = max(last.1, piece.1)
+      } else {
+        pieces.append(piece)
+      }
     }
     let cut =
       inset.0 <= inset.1

@@ -22,6 +22,8 @@ struct TerminalCardFace {
   /// and the reciprocals that the gradient and the sheen multiply by.
   private mutating func derive() {
     cornerExtent = Self.cornerExtent(self)
+    halfWidth = width / 2
+    halfHeight = height / 2
     inverseWidth = 1 / width
     inverseHeight = 1 / height
     aspect = width / height
@@ -35,6 +37,8 @@ struct TerminalCardFace {
     code = (right - 0.36 * height, top, right, top + 0.36 * height)
   }
 
+  private var halfWidth = 0.0
+  private var halfHeight = 0.0
   private var inverseWidth = 0.0
   private var inverseHeight = 0.0
   private var aspect = 0.0
@@ -76,13 +80,14 @@ struct TerminalCardFace {
   /// rectangle with superellipse corners, |x|⁵ + |y|⁵ ≤ 1 in each corner.
   @inline(__always)
   func contains(_ u: Double, _ v: Double) -> Bool {
-    let (hw, hh) = (width / 2, height / 2)
     let (au, av) = (abs(u), abs(v))
-    guard au <= hw, av <= hh else { return false }
+    guard au <= halfWidth, av <= halfHeight else { return false }
+    // Past where the corner's curve starts, along both edges: the curve.
     let e = cornerExtent
-    let dx = max(au - (hw - e), 0) / e
-    let dy = max(av - (hh - e), 0) / e
-    guard dx > 0, dy > 0 else { return true }
+    let (x, y) = (au - (halfWidth - e), av - (halfHeight - e))
+    guard x > 0, y > 0 else { return true }
+    let dx = x / e
+    let dy = y / e
     let p = dx * dx * dx * dx * dx + dy * dy * dy * dy * dy
     return p <= 1
   }
