@@ -101,11 +101,21 @@ struct TerminalCanvas {
     let m = inverse?.m ?? (0, 0, 0, 0, 0, 0, 0, 0, 0)
 
     let plane = face.plane(frame.face)
+    // Inside these the face has no outline or hairline (and no corner
+    // where both hold).
+    let (innerU, innerV) = (hw - rim, hh - rim)
+    let (cornerU, cornerV) = (hw - extent, hh - extent)
 
     // One sample of the face at face point (u, v): `face.paint` (whose
     // gradient is the plane's) lit.
     @inline(__always)
     func shade(_ u: Double, _ v: Double) -> (TerminalColor, TerminalCardFace.Material, Double)? {
+      let (au, av) = (abs(u), abs(v))
+      if au <= innerU && av <= innerV && (au <= cornerU || av <= cornerV) && !plane.inInset(u, v) {
+        // The plain inside: no outline, hairline or inset here.
+        let s = face.sheen(u, v, x: x.sheenX, y: x.sheenY)
+        return (plane.color(u, v).screened(s).scaled(light), .face, s)
+      }
       guard face.contains(u, v) else { return nil }
       var c = plane.color(u, v)
       var material = TerminalCardFace.Material.face
@@ -113,7 +123,6 @@ struct TerminalCanvas {
         guard let painted = face.paint(frame.face, u, v) else { return nil }
         (c, material) = painted
       }
-      let (au, av) = (abs(u), abs(v))
       let nearEdge =
         au > hw - rim || av > hh - rim || (au > hw - extent && av > hh - extent)
       if smooth && material == .face && nearEdge {
@@ -204,8 +213,6 @@ struct TerminalCanvas {
     // the corners and the chip or code, a sample is the gradient and the sheen.
     // A subpixel's material (`nil` where the face covers none) is its kind:
     // where a neighbour's differs, it is an edge.
-    let (innerU, innerV) = (hw - rim, hh - rim)
-    let (cornerU, cornerV) = (hw - extent, hh - extent)
     let (sheenX, sheenY) = (x.sheenX, x.sheenY)
     let (stepU, stepV, stepW) = (m.0 * pointsPerSX, m.3 * pointsPerSX, m.6 * pointsPerSX)
     let drawsFace = inverse != nil
@@ -231,17 +238,6 @@ struct TerminalCanvas {
                   let r = 1 / w
                   let u = (u0 + k * stepU) * r
                   let v = (v0 + k * stepV) * r
-                  let (au, av) = (abs(u), abs(v))
-                  if au <= innerU && av <= innerV && (au <= cornerU || av <= cornerV)
-                    && !plane.inInset(u, v)
-                  {
-                    let s = face.sheen(u, v, x: sheenX, y: sheenY)
-                    colors[i] = plane.color(u, v).screened(s).scaled(light)
-                    materials[i] = .face
-                    glow[i] = s
-                    coverage[i] = 1
-                    continue
-                  }
                   if let (c, material, s) = shade(u, v) {
                     colors[i] = c
                     materials[i] = material
@@ -308,7 +304,6 @@ struct TerminalCanvas {
       }
     }
     // The edges: eight subpixels at a time where all are like their neighbours.
-    let offsets: [(Double, Double)] = [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)]
     var edges: [(Int, Int)] = []
     materials.withUnsafeBufferPointer { materials in
       guard let start = materials.baseAddress else { return }
@@ -353,7 +348,9 @@ struct TerminalCanvas {
               var hits = 0
               var glowSum = 0.0
               var counts = (0, 0, 0)
-              for (ox, oy) in offsets {
+              // At (¼, ¼), (¾, ¼), (¼, ¾) and (¾, ¾) of the subpixel.
+              for j in 0..<4 {
+                let (ox, oy) = (j & 1 == 0 ? 0.25 : 0.75, j < 2 ? 0.25 : 0.75)
                 guard let (c, material, s) = sample(Double(sx) + ox, Double(sy) + oy) else {
                   continue
                 }
