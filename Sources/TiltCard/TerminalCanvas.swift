@@ -166,6 +166,7 @@ struct TerminalCanvas {
 
     // The buffers, each plain again outside what this frame draws into it
     // (the face's inside the card's box, the colours' inside the drawn box).
+    cache.startCanvas()
     var colors = cache.colors
     var coverage = cache.coverage
     var materials = cache.materials

@@ -16,16 +16,29 @@ final class TerminalRasterCache {
   var scratch: [Double] = []
   /// Where the canvas last drew into each of its buffers, by the buffer's
   /// storage, newest first: outside that box the buffer is plain (see
-  /// ``TerminalCanvas/drawnBox``).
+  /// ``TerminalCanvas/drawnBox``). A buffer comes back to be drawn into
+  /// two canvases later at most (the colours and the sheen go through the
+  /// cells of the frame between); a record older than that may name
+  /// storage freed since, and is dropped. A buffer handed back must be the
+  /// storage the canvas drew, unchanged.
   private var drawn: [Drawn] = []
+  /// The canvases drawn with this cache.
+  private var canvases = 0
 
   /// A buffer's storage, its canvas's size and backdrop, and the box drawn in it.
   private struct Drawn {
     var storage: UnsafeRawPointer
+    var canvas: Int
     var width: Int
     var height: Int
     var backdrop: Bool
     var box: TerminalCanvas.Window
+  }
+
+  /// Starts a canvas: records of those before the one before it go.
+  func startCanvas() {
+    canvases += 1
+    drawn.removeAll { $0.canvas < canvases - 2 }
   }
 
   /// What cells are made of: their size, depth and blocks.
@@ -77,10 +90,9 @@ final class TerminalRasterCache {
     guard let storage = Self.storage(buffer) else { return }
     drawn.removeAll { $0.storage == storage }
     drawn.insert(
-      Drawn(storage: storage, width: width, height: height, backdrop: backdrop, box: box), at: 0)
-    // Four buffers rotate (colours, sheen, coverage, materials), two of each
-    // of the first two: more records name storage that is gone.
-    if drawn.count > 8 { drawn.removeLast(drawn.count - 8) }
+      Drawn(
+        storage: storage, canvas: canvases, width: width, height: height, backdrop: backdrop,
+        box: box), at: 0)
   }
 
   /// The address of `buffer`'s elements: which storage it is, not to be read through.
