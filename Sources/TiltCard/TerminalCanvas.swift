@@ -306,6 +306,7 @@ struct TerminalCanvas {
     }
     // The edges: eight subpixels at a time where all are like their neighbours.
     var edges: [(Int, Int)] = []
+    edges.reserveCapacity(4 * (box.x1 - box.x0 + box.y1 - box.y0))
     materials.withUnsafeBufferPointer { materials in
       guard let start = materials.baseAddress else { return }
       let bytes = UnsafeRawPointer(start)

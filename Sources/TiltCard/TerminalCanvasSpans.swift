@@ -10,6 +10,8 @@ import Foundation
 struct TerminalFaceSpans {
   /// Runs `start..<end` of `k`, in order, not touching.
   private(set) var runs: [(start: Int, end: Int)] = []
+  /// The runs before the inset is cut out of them.
+  private var pieces: [(Int, Int)] = []
 
   /// The bounds of the inside: |u| ≤ `innerU` and |v| ≤ `innerV`, and
   /// |u| ≤ `cornerU` or |v| ≤ `cornerV`, or else |u| ≤ `squareU` and
@@ -75,10 +77,13 @@ struct TerminalFaceSpans {
       let end = Int((r.1 - Self.margin).rounded(.down)) + 1
       return start < end ? (start, end) : (0, 0)
     }
-    // The three as runs, those that overlap or touch joined.
-    var pieces: [(Int, Int)] = []
-    for piece in [inner(tall), inner(wide), inner(square)].sorted(by: { $0.0 < $1.0 })
-    where piece.0 < piece.1 {
+    // The three as runs in order, those that overlap or touch joined.
+    var (a, b, c) = (inner(tall), inner(wide), inner(square))
+    if b.0 < a.0 { swap(&a, &b) }
+    if c.0 < b.0 { swap(&b, &c) }
+    if b.0 < a.0 { swap(&a, &b) }
+    pieces.removeAll(keepingCapacity: true)
+    for piece in [a, b, c] where piece.0 < piece.1 {
       if let last = pieces.last, piece.0 <= last.1 {
         pieces[pieces.count - 1].1 = max(last.1, piece.1)
       } else {
