@@ -34,7 +34,12 @@ struct TerminalCanvas {
   let centreY: Double
   /// The subpixels outside which the card covers none: columns `x0..<x1`,
   /// rows `y0..<y1`.
-  private(set) var cardBox = (x0: 0, y0: 0, x1: 0, y1: 0)
+  let cardBox: Window
+  /// The subpixels this frame drew (the card's box and its shadow's):
+  /// columns `x0..<x1`, rows `y0..<y1`. Outside it every subpixel is the
+  /// plain backdrop (or `nil` without one), with no coverage, sheen or
+  /// material.
+  let drawnBox: Window
 
   /// The backdrop of the card: the page's stage, a radial gradient (centre a
   /// third down), dark enough that the face stands out, light enough that a
@@ -64,18 +69,20 @@ struct TerminalCanvas {
     let (w, h) = (face.width, face.height)
     // The card and its shadow in about 77 % of the width and 74 % of the
     // height, in cell widths (a row is two).
-    scale = min(Double(columns) / (w * 1.3), Double(2 * rows) / (h * 1.35))
+    let scale = min(Double(columns) / (w * 1.3), Double(2 * rows) / (h * 1.35))
+    self.scale = scale
     // A corner at least 5 subpixels (2½ rows) tall, so it reads as round
     // at 40 × 12 too; at 80 × 24 and up the page's corner is larger.
-    var face = face
-    face.minimumCornerExtent = 5 / scale
-    centreX = Double(columns)  // subpixels: 2 a column
-    centreY = Double(rows) * 0.98
+    let face = {
+      var face = face
+      face.minimumCornerExtent = 5 / scale
+      return face
+    }()
+    let centreX = Double(columns)  // subpixels: 2 a column
+    let centreY = Double(rows) * 0.98
+    self.centreX = centreX
+    self.centreY = centreY
     let count = 4 * columns * rows
-    colors = TerminalRasterCache.reuse(&cache.colors, nil, count: count)
-    coverage = TerminalRasterCache.reuse(&cache.coverage, 0, count: count)
-    materials = TerminalRasterCache.reuse(&cache.materials, nil, count: count)
-    glow = TerminalRasterCache.reuse(&cache.glow, 0, count: count)
     let subW = 2 * columns
     let subH = 2 * rows
 
@@ -93,12 +100,29 @@ struct TerminalCanvas {
     let (pointsPerSX, pointsPerSY) = (1 / sxPerPoint, 1 / syPerPoint)
     let m = inverse?.m ?? (0, 0, 0, 0, 0, 0, 0, 0, 0)
 
-    // One sample of the face at face point (u, v).
+    let plane = face.plane(frame.face)
+    // Inside these the face has no outline or hairline (and no corner
+    // where both hold).
+    let (innerU, innerV) = (hw - rim, hh - rim)
+    let (cornerU, cornerV) = (hw - extent, hh - extent)
+
+    // One sample of the face at face point (u, v): `face.paint` (whose
+    // gradient is the plane's) lit.
     @inline(__always)
     func shade(_ u: Double, _ v: Double) -> (TerminalColor, TerminalCardFace.Material, Double)? {
-      guard let (base, material) = face.paint(frame.face, u, v) else { return nil }
-      var c = base
       let (au, av) = (abs(u), abs(v))
+      if au <= innerU && av <= innerV && (au <= cornerU || av <= cornerV) && !plane.inInset(u, v) {
+        // The plain inside: no outline, hairline or inset here.
+        let s = face.sheen(u, v, x: x.sheenX, y: x.sheenY)
+        return (plane.color(u, v).screened(s).scaled(light), .face, s)
+      }
+      guard face.contains(u, v) else { return nil }
+      var c = plane.color(u, v)
+      var material = TerminalCardFace.Material.face
+      if plane.inInset(u, v) {
+        guard let painted = face.paint(frame.face, u, v) else { return nil }
+        (c, material) = painted
+      }
       let nearEdge =
         au > hw - rim || av > hh - rim || (au > hw - extent && av > hh - extent)
       if smooth && material == .face && nearEdge {
@@ -137,105 +161,20 @@ struct TerminalCanvas {
         clip(xs.max()! + 2, subW), clip(ys.max()! + 2, subH)
       )
     }
-    self.cardBox = box
+    if box.x0 >= box.x1 || box.y0 >= box.y1 { box = (0, 0, 0, 0) }
+    cardBox = box
 
-    // The middle of each subpixel first; then 2 × 2 samples where a
-    // neighbour differs (the outline, the chip's and the code's edges).
-    // Along a row the map's numerators and denominator are linear in the
-    // column: each is its value at the row's start plus a step per subpixel.
-    var kinds = [UInt8](repeating: 0, count: count)
-    if inverse != nil {
-      let (stepU, stepV, stepW) = (m.0 * pointsPerSX, m.3 * pointsPerSX, m.6 * pointsPerSX)
-      let (originX, originY) = (centreX, centreY)
-      colors.withUnsafeMutableBufferPointer { colors in
-        materials.withUnsafeMutableBufferPointer { materials in
-          glow.withUnsafeMutableBufferPointer { glow in
-            coverage.withUnsafeMutableBufferPointer { coverage in
-              kinds.withUnsafeMutableBufferPointer { kinds in
-                for sy in box.y0..<max(box.y1, box.y0) {
-                  let vy = (Double(sy) + 0.5 - originY) * pointsPerSY
-                  let vx0 = (Double(box.x0) + 0.5 - originX) * pointsPerSX
-                  let u0 = m.0 * vx0 + m.1 * vy + m.2
-                  let v0 = m.3 * vx0 + m.4 * vy + m.5
-                  let w0 = m.6 * vx0 + m.7 * vy + m.8
-                  for sx in box.x0..<max(box.x1, box.x0) {
-                    let k = Double(sx &- box.x0)
-                    let w = w0 + k * stepW
-                    guard abs(w) > 1e-12 else { continue }
-                    let r = 1 / w
-                    guard let (c, material, s) = shade((u0 + k * stepU) * r, (v0 + k * stepV) * r)
-                    else { continue }
-                    let i = sy &* subW &+ sx
-                    colors[i] = c
-                    materials[i] = material
-                    glow[i] = s
-                    coverage[i] = 1
-                    kinds[i] = material.rawValue + 1
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
+    // The buffers, each plain again outside what this frame draws into it
+    // (the face's inside the card's box, the colours' inside the drawn box).
+    cache.startCanvas()
+    var colors = cache.colors
+    var coverage = cache.coverage
+    var materials = cache.materials
+    var glow = cache.glow
+    (cache.colors, cache.coverage, cache.materials, cache.glow) = ([], [], [], [])
+    func last<T>(_ buffer: [T]) -> Window? {
+      cache.drawnBox(of: buffer, width: subW, height: subH, backdrop: backdrop)
     }
-    let offsets: [(Double, Double)] = [(0.25, 0.25), (0.75, 0.25), (0.25, 0.75), (0.75, 0.75)]
-    for sy in box.y0..<max(box.y1, box.y0) {
-      for sx in box.x0..<max(box.x1, box.x0) {
-        let i = sy * subW + sx
-        let k = kinds[i]
-        let edge =
-          (sx > 0 && kinds[i - 1] != k) || (sx + 1 < subW && kinds[i + 1] != k)
-          || (sy > 0 && kinds[i - subW] != k) || (sy + 1 < subH && kinds[i + subW] != k)
-        guard edge else { continue }
-        var sum = TerminalColor(0, 0, 0)
-        var hits = 0
-        var glowSum = 0.0
-        var counts = (0, 0, 0)
-        for (ox, oy) in offsets {
-          guard let (c, material, s) = sample(Double(sx) + ox, Double(sy) + oy) else { continue }
-          sum = TerminalColor(sum.r + c.r, sum.g + c.g, sum.b + c.b)
-          glowSum += s
-          switch material {
-          case .face: counts.0 += 1
-          case .chip: counts.1 += 1
-          case .code: counts.2 += 1
-          }
-          hits += 1
-        }
-        coverage[i] = Double(hits) / 4
-        if hits > 0 {
-          colors[i] = sum.scaled(1 / Double(hits))
-          glow[i] = glowSum / Double(hits)
-          materials[i] =
-            counts.0 >= counts.1 && counts.0 >= counts.2
-            ? .face : (counts.1 >= counts.2 ? .chip : .code)
-        } else {
-          colors[i] = nil
-          materials[i] = nil
-        }
-      }
-    }
-
-    // The shadow: the card's outline moved down and away from the light and
-    // blurred, as the page's two drop shadows (a tight one at 0.30, a wide
-    // one at 0.20), from the same offsets and blur (CardExtras).
-    // A terminal cell is some 14 points of the card at 80 × 24, so the
-    // page's offsets are doubled to leave the card's edge at all.
-    let k = Self.shadowReach
-    var scratch = cache.scratch
-    cache.scratch = []
-    var tight = ShadowLayer(values: cache.tight, window: (0, 0, 0, 0))
-    cache.tight = []
-    tight.window = shadowLayer(
-      dx: k * 0.2 * x.shadowX * sxPerPoint, dy: k * (0.15 * x.shadowY + 1) * syPerPoint,
-      blur: k * 0.15 * x.shadowBlur * syPerPoint, layer: &tight.values, scratch: &scratch)
-    var wide = ShadowLayer(values: cache.wide, window: (0, 0, 0, 0))
-    cache.wide = []
-    wide.window = shadowLayer(
-      dx: k * 1.2 * x.shadowX * sxPerPoint, dy: k * 1.3 * x.shadowY * syPerPoint,
-      blur: k * 1.6 * x.shadowBlur * syPerPoint, layer: &wide.values, scratch: &scratch)
-    defer { (cache.tight, cache.wide, cache.scratch) = (tight.values, wide.values, scratch) }
     let stage =
       backdrop
       ? cache.backdrop(width: subW, height: subH) {
@@ -251,6 +190,227 @@ struct TerminalCanvas {
         }
         return out
       } : []
+    // Known where the colours were drawn, or plain throughout from here.
+    var lastColors = last(colors)
+    if lastColors == nil || colors.count != count {
+      stage.withUnsafeBufferPointer { stage in
+        Self.restore(&colors, count: count, width: subW, last: nil, keep: box) {
+          backdrop ? stage[$0] : nil
+        }
+      }
+      lastColors = (0, 0, 0, 0)
+    }
+    Self.restore(&coverage, count: count, width: subW, last: last(coverage), keep: box) { _ in 0 }
+    Self.restore(&materials, count: count, width: subW, last: last(materials), keep: box) { _ in
+      nil
+    }
+    Self.restore(&glow, count: count, width: subW, last: last(glow), keep: box) { _ in 0 }
+
+    // The middle of each subpixel of the box first (all of it written);
+    // then 2 × 2 samples where a neighbour differs (the outline, the
+    // chip's and the code's edges). Along a row the map's numerators and
+    // denominator are linear in the column: each is its value at the row's
+    // start plus a step per subpixel. Away from the outline, its hairline,
+    // the corners and the chip or code, a sample is the gradient and the sheen.
+    // A subpixel's material (`nil` where the face covers none) is its kind:
+    // where a neighbour's differs, it is an edge.
+    let (sheenX, sheenY) = (x.sheenX, x.sheenY)
+    let (stepU, stepV, stepW) = (m.0 * pointsPerSX, m.3 * pointsPerSX, m.6 * pointsPerSX)
+    let drawsFace = inverse != nil
+    colors.withUnsafeMutableBufferPointer { colors in
+      materials.withUnsafeMutableBufferPointer { materials in
+        glow.withUnsafeMutableBufferPointer { glow in
+          coverage.withUnsafeMutableBufferPointer { coverage in
+            // The buffers' starts, held (a store through one cannot move another).
+            guard let colors = colors.baseAddress, let materials = materials.baseAddress,
+              let glow = glow.baseAddress, let coverage = coverage.baseAddress
+            else { return }
+            // A subpixel k of a row with the test (the inside, or the face
+            // sampled whole); a run of them known to be inside.
+            @inline(__always)
+            func tested(
+              _ ks: Range<Int>, row: Int, _ u0: Double, _ v0: Double, _ w0: Double
+            ) {
+              for kk in ks {
+                let i = row &+ kk
+                let k = Double(kk)
+                let w = w0 + k * stepW
+                if drawsFace && abs(w) > 1e-12 {
+                  let r = 1 / w
+                  let u = (u0 + k * stepU) * r
+                  let v = (v0 + k * stepV) * r
+                  if let (c, material, s) = shade(u, v) {
+                    colors[i] = c
+                    materials[i] = material
+                    glow[i] = s
+                    coverage[i] = 1
+                    continue
+                  }
+                }
+                colors[i] = nil
+                materials[i] = nil
+                glow[i] = 0
+                coverage[i] = 0
+              }
+            }
+            @inline(__always)
+            func inside(
+              _ ks: Range<Int>, row: Int, _ u0: Double, _ v0: Double, _ w0: Double
+            ) {
+              for kk in ks {
+                let i = row &+ kk
+                let k = Double(kk)
+                let r = 1 / (w0 + k * stepW)
+                let u = (u0 + k * stepU) * r
+                let v = (v0 + k * stepV) * r
+                let s = face.sheen(u, v, x: sheenX, y: sheenY)
+                colors[i] = plane.color(u, v).screened(s).scaled(light)
+                materials[i] = .face
+                glow[i] = s
+                coverage[i] = 1
+              }
+            }
+            var spans = TerminalFaceSpans()
+            // In a corner, |x|⁵ + |y|⁵ ≤ 1 holds in the square of side 0.87
+            // (2 · 0.87⁵ < 1): a point a hairline inside it is neither out
+            // nor on the hairline.
+            let square = 0.87 * extent - rim
+            let bounds = TerminalFaceSpans.Bounds(
+              innerU: innerU, innerV: innerV, cornerU: cornerU, cornerV: cornerV,
+              squareU: cornerU + square, squareV: cornerV + square, inset: plane.inset)
+            let count = box.x1 - box.x0
+            for sy in box.y0..<box.y1 {
+              let vy = (Double(sy) + 0.5 - centreY) * pointsPerSY
+              let vx0 = (Double(box.x0) + 0.5 - centreX) * pointsPerSX
+              let u0 = m.0 * vx0 + m.1 * vy + m.2
+              let v0 = m.3 * vx0 + m.4 * vy + m.5
+              let w0 = m.6 * vx0 + m.7 * vy + m.8
+              // Subpixel k of the row is at index row + k.
+              let row = sy &* subW &+ box.x0
+              if drawsFace {
+                spans.find(
+                  u0: u0, v0: v0, w0: w0, stepU: stepU, stepV: stepV, stepW: stepW, count: count,
+                  bounds: bounds)
+              }
+              var k = 0
+              for run in drawsFace ? spans.runs : [] {
+                tested(k..<run.start, row: row, u0, v0, w0)
+                inside(run.start..<run.end, row: row, u0, v0, w0)
+                k = run.end
+              }
+              tested(k..<count, row: row, u0, v0, w0)
+            }
+          }
+        }
+      }
+    }
+    // The edges: eight subpixels at a time where all are like their neighbours.
+    var edges: [(Int, Int)] = []
+    edges.reserveCapacity(4 * (box.x1 - box.x0 + box.y1 - box.y0))
+    materials.withUnsafeBufferPointer { materials in
+      guard let start = materials.baseAddress else { return }
+      let bytes = UnsafeRawPointer(start)
+      @inline(__always) func word(_ i: Int) -> UInt64 {
+        bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+      }
+      @inline(__always) func isEdge(_ sx: Int, _ sy: Int) -> Bool {
+        let i = sy &* subW &+ sx
+        let k = materials[i]
+        return (sx > 0 && materials[i &- 1] != k) || (sx &+ 1 < subW && materials[i &+ 1] != k)
+          || (sy > 0 && materials[i &- subW] != k)
+          || (sy &+ 1 < subH && materials[i &+ subW] != k)
+      }
+      for sy in box.y0..<box.y1 {
+        // Eight at a time where every neighbour is on the canvas.
+        let inside = sy > 0 && sy &+ 1 < subH
+        var sx = box.x0
+        while sx < box.x1 {
+          let i = sy &* subW &+ sx
+          if inside && sx > 0 && sx &+ 8 < subW && sx &+ 8 <= box.x1 {
+            let middle = word(i)
+            if middle == word(i &- 1) && middle == word(i &+ 1) && middle == word(i &- subW)
+              && middle == word(i &+ subW)
+            {
+              sx &+= 8
+              continue
+            }
+          }
+          for x in sx..<min(sx &+ 8, box.x1) where isEdge(x, sy) { edges.append((x, sy)) }
+          sx = min(sx &+ 8, box.x1)
+        }
+      }
+    }
+    colors.withUnsafeMutableBufferPointer { colors in
+      materials.withUnsafeMutableBufferPointer { materials in
+        glow.withUnsafeMutableBufferPointer { glow in
+          coverage.withUnsafeMutableBufferPointer { coverage in
+            for (sx, sy) in edges {
+              let i = sy * subW + sx
+              var sum = TerminalColor(0, 0, 0)
+              var hits = 0
+              var glowSum = 0.0
+              var counts = (0, 0, 0)
+              // At (¼, ¼), (¾, ¼), (¼, ¾) and (¾, ¾) of the subpixel.
+              for j in 0..<4 {
+                let (ox, oy) = (j & 1 == 0 ? 0.25 : 0.75, j < 2 ? 0.25 : 0.75)
+                guard let (c, material, s) = sample(Double(sx) + ox, Double(sy) + oy) else {
+                  continue
+                }
+                sum = TerminalColor(sum.r + c.r, sum.g + c.g, sum.b + c.b)
+                glowSum += s
+                switch material {
+                case .face: counts.0 += 1
+                case .chip: counts.1 += 1
+                case .code: counts.2 += 1
+                }
+                hits += 1
+              }
+              coverage[i] = Double(hits) / 4
+              if hits > 0 {
+                colors[i] = sum.scaled(1 / Double(hits))
+                glow[i] = glowSum / Double(hits)
+                materials[i] =
+                  counts.0 >= counts.1 && counts.0 >= counts.2
+                  ? .face : (counts.1 >= counts.2 ? .chip : .code)
+              } else {
+                colors[i] = nil
+                materials[i] = nil
+              }
+            }
+          }
+        }
+      }
+    }
+
+    // The shadow: the card's outline moved down and away from the light and
+    // blurred, as the page's two drop shadows (a tight one at 0.30, a wide
+    // one at 0.20), from the same offsets and blur (CardExtras).
+    // A terminal cell is some 14 points of the card at 80 × 24, so the
+    // page's offsets are doubled to leave the card's edge at all. Without a
+    // backdrop or a hard shadow there is nothing for it to darken.
+    let k = Self.shadowReach
+    var scratch = cache.scratch
+    var tight = ShadowLayer(values: cache.tight, window: (0, 0, 0, 0))
+    var wide = ShadowLayer(values: cache.wide, window: (0, 0, 0, 0))
+    (cache.scratch, cache.tight, cache.wide) = ([], [], [])
+    defer { (cache.tight, cache.wide, cache.scratch) = (tight.values, wide.values, scratch) }
+    if backdrop || hardShadow {
+      tight.window = Self.shadowLayer(
+        of: coverage, in: box, width: subW, height: subH,
+        dx: k * 0.2 * x.shadowX * sxPerPoint, dy: k * (0.15 * x.shadowY + 1) * syPerPoint,
+        blur: k * 0.15 * x.shadowBlur * syPerPoint, layer: &tight.values, scratch: &scratch)
+      wide.window = Self.shadowLayer(
+        of: coverage, in: box, width: subW, height: subH,
+        dx: k * 1.2 * x.shadowX * sxPerPoint, dy: k * 1.3 * x.shadowY * syPerPoint,
+        blur: k * 1.6 * x.shadowBlur * syPerPoint, layer: &wide.values, scratch: &scratch)
+    }
+    let drawn = Self.union(Self.union(box, tight.window), wide.window)
+    drawnBox = drawn
+    stage.withUnsafeBufferPointer { stage in
+      Self.restore(&colors, count: count, width: subW, last: lastColors, keep: drawn) {
+        backdrop ? stage[$0] : nil
+      }
+    }
     let (tw, ww) = (tight.window, wide.window)
     let depth = Self.shadowDepth
     colors.withUnsafeMutableBufferPointer { colors in
@@ -259,28 +419,25 @@ struct TerminalCanvas {
           tight.values.withUnsafeBufferPointer { tight in
             wide.values.withUnsafeBufferPointer { wide in
               stage.withUnsafeBufferPointer { stage in
-                for sy in 0..<subH {
-                  let inTight = sy >= tw.y0 && sy < tw.y1
-                  let inWide = sy >= ww.y0 && sy < ww.y1
-                  for sx in 0..<subW {
-                    let i = sy &* subW &+ sx
+                // Subpixels a ..< b of a row, each layer read where `has…`
+                // (the shadow is 0 outside a layer's window).
+                @inline(__always)
+                func run(_ a: Int, _ b: Int, hasTight: Bool, hasWide: Bool) {
+                  for i in a..<b {
                     let cover = coverage[i]
                     guard cover < 1 else { continue }
-                    let t = inTight && sx >= tw.x0 && sx < tw.x1 ? tight[i] : 0
-                    let w = inWide && sx >= ww.x0 && sx < ww.x1 ? wide[i] : 0
+                    let t = hasTight ? tight[i] : 0
+                    let w = hasWide ? wide[i] : 0
+                    // With no shadow (t = w = 0) the backdrop as it is (scaled by 1).
+                    let alpha = 1 - (1 - 0.30 * t) * (1 - 0.20 * w)
                     var under: TerminalColor?
-                    if t == 0 && w == 0 {
-                      // No shadow: the backdrop as it is (scaled by 1).
-                      under = backdrop ? stage[i] : nil
-                    } else {
-                      let alpha = 1 - (1 - 0.30 * t) * (1 - 0.20 * w)
-                      if backdrop {
-                        under = stage[i].scaled(1 - min(depth * alpha, 0.8))
-                      } else if hardShadow && alpha > 0.22 {
-                        under = .black
-                      }
+                    if backdrop {
+                      under = stage[i].scaled(1 - min(depth * alpha, 0.8))
+                    } else if hardShadow && alpha > 0.22 {
+                      under = .black
                     }
-                    if let card = colors[i] {
+                    // Where the card covers none (0 past its box) the colour is stale.
+                    if cover > 0, let card = colors[i] {
                       if !smooth {
                         if cover < 0.5 {
                           colors[i] = under
@@ -298,161 +455,50 @@ struct TerminalCanvas {
                     }
                   }
                 }
+                // Each row in pieces between the windows' edges.
+                var edges = [Int]()
+                for sy in drawn.y0..<drawn.y1 {
+                  let inTight = sy >= tw.y0 && sy < tw.y1
+                  let inWide = sy >= ww.y0 && sy < ww.y1
+                  edges.removeAll(keepingCapacity: true)
+                  edges.append(drawn.x0)
+                  for x in [tw.x0, tw.x1, ww.x0, ww.x1] where x > drawn.x0 && x < drawn.x1 {
+                    edges.append(x)
+                  }
+                  edges.append(drawn.x1)
+                  edges.sort()
+                  let row = sy &* subW
+                  for k in 0..<(edges.count &- 1) where edges[k] < edges[k &+ 1] {
+                    let (a, b) = (edges[k], edges[k &+ 1])
+                    let hasTight = inTight && a >= tw.x0 && b <= tw.x1
+                    let hasWide = inWide && a >= ww.x0 && b <= ww.x1
+                    switch (hasTight, hasWide) {
+                    case (true, true): run(row &+ a, row &+ b, hasTight: true, hasWide: true)
+                    case (true, false): run(row &+ a, row &+ b, hasTight: true, hasWide: false)
+                    case (false, true): run(row &+ a, row &+ b, hasTight: false, hasWide: true)
+                    case (false, false): run(row &+ a, row &+ b, hasTight: false, hasWide: false)
+                    }
+                  }
+                }
               }
             }
           }
         }
       }
     }
+    cache.noteDrawn(colors, width: subW, height: subH, backdrop: backdrop, box: drawn)
+    for buffer in [coverage, glow] {
+      cache.noteDrawn(buffer, width: subW, height: subH, backdrop: backdrop, box: box)
+    }
+    cache.noteDrawn(materials, width: subW, height: subH, backdrop: backdrop, box: box)
+    self.colors = colors
+    self.coverage = coverage
+    self.materials = materials
+    self.glow = glow
   }
 
   /// A rectangle of subpixels: columns `x0..<x1`, rows `y0..<y1`.
   typealias Window = (x0: Int, y0: Int, x1: Int, y1: Int)
-
-  /// One of the shadow's layers: its values in `window`, 0 elsewhere.
-  struct ShadowLayer {
-    var values: [Double]
-    var window: Window
-
-    func contains(_ sx: Int, _ sy: Int) -> Bool {
-      sx >= window.x0 && sx < window.x1 && sy >= window.y0 && sy < window.y1
-    }
-  }
-
-  /// The card's coverage moved by (`dx`, `dy`) subpixels and blurred over
-  /// about `blur` (the CSS blur radius, in vertical subpixels), in `layer`'s
-  /// storage with `scratch` for the passes (neither needs to be zero: only
-  /// what the window covers is written and read).
-  private func shadowLayer(
-    dx: Double, dy: Double, blur: Double, layer: inout [Double], scratch: inout [Double]
-  ) -> Window {
-    let (subW, subH) = (subWidth, subHeight)
-    if layer.count != subW * subH { layer = [Double](repeating: 0, count: subW * subH) }
-    if scratch.count != subW * subH { scratch = [Double](repeating: 0, count: subW * subH) }
-    let ix = Int(dx.rounded())
-    let iy = Int(dy.rounded())
-    // Where the moved coverage can be other than 0.
-    var window = (
-      x0: min(max(cardBox.x0 + ix, 0), subW), y0: min(max(cardBox.y0 + iy, 0), subH),
-      x1: min(max(cardBox.x1 + ix, 0), subW), y1: min(max(cardBox.y1 + iy, 0), subH)
-    )
-    guard window.x0 < window.x1, window.y0 < window.y1 else { return (0, 0, 0, 0) }
-    layer.withUnsafeMutableBufferPointer { layer in
-      coverage.withUnsafeBufferPointer { coverage in
-        let shift = iy &* subW &+ ix
-        for sy in window.y0..<window.y1 {
-          let row = sy &* subW
-          for sx in window.x0..<window.x1 {
-            layer[row &+ sx] = coverage[row &+ sx &- shift]
-          }
-        }
-      }
-    }
-    // CSS blur is a Gaussian of σ = radius / 2; two box passes of about σ
-    // each way come close. Across, a subpixel is half as wide: twice the boxes.
-    let ry = max(Int((blur / 2).rounded()), 0)
-    let rx = 2 * ry
-    guard rx > 0 || ry > 0 else { return window }
-    for _ in 0..<2 {
-      window = Self.boxBlur(
-        &layer, scratch: &scratch, width: subW, height: subH, rx: rx, ry: ry, window: window)
-    }
-    return window
-  }
-
-  /// A box blur of `rx` each way across, then `ry` down, with running sums,
-  /// of the values of `a` in `window` (0 around it), in place; returns the
-  /// window of the result (`window` grown by the radii). `scratch` holds
-  /// the pass across.
-  static func boxBlur(
-    _ a: inout [Double], scratch: inout [Double], width: Int, height: Int, rx: Int, ry: Int,
-    window wi: Window
-  ) -> Window {
-    let wo = (
-      x0: max(wi.x0 - rx, 0), y0: max(wi.y0 - ry, 0), x1: min(wi.x1 + rx, width),
-      y1: min(wi.y1 + ry, height)
-    )
-    // Multiplied by, not divided by: the same to an ulp, and the loops vectorise.
-    let nx = 1 / Double(2 * rx + 1)
-    let ny = 1 / Double(2 * ry + 1)
-    var sums = [Double](repeating: 0, count: max(height, width))
-    a.withUnsafeMutableBufferPointer { a in
-      scratch.withUnsafeMutableBufferPointer { tmp in
-        sums.withUnsafeMutableBufferPointer { sums in
-          // Across each row with its running sum, all the rows at once
-          // (their sums are independent, so they overlap), each in its order.
-          for y in wo.y0..<wo.y1 {
-            var s = 0.0
-            if y >= wi.y0 && y < wi.y1 {
-              let from = max(wo.x0 - rx, wi.x0)
-              let to = min(wo.x0 + rx, wi.x1 - 1)
-              if from <= to { for k in from...to { s += a[y * width + k] } }
-            }
-            sums[y] = s
-          }
-          // Rows the input has nothing in stay 0.
-          let rowsIn = max(wo.y0, wi.y0)..<max(min(wo.y1, wi.y1), max(wo.y0, wi.y0))
-          for y in wo.y0..<wo.y1 where !rowsIn.contains(y) {
-            for x in wo.x0..<wo.x1 { tmp[y * width + x] = 0 }
-          }
-          for x in wo.x0..<wo.x1 {
-            let add = x + rx + 1
-            let drop = x - rx
-            let adds = add >= wi.x0 && add < wi.x1
-            let drops = drop >= wi.x0 && drop < wi.x1
-            // s + a[add] - a[drop], in that order, where each is in the input.
-            switch (adds, drops) {
-            case (true, true):
-              for y in rowsIn {
-                let row = y &* width
-                let s = sums[y]
-                tmp[row &+ x] = s * nx
-                sums[y] = s + a[row &+ add] - a[row &+ drop]
-              }
-            case (true, false):
-              for y in rowsIn {
-                let row = y &* width
-                let s = sums[y]
-                tmp[row &+ x] = s * nx
-                sums[y] = s + a[row &+ add]
-              }
-            case (false, true):
-              for y in rowsIn {
-                let row = y &* width
-                let s = sums[y]
-                tmp[row &+ x] = s * nx
-                sums[y] = s - a[row &+ drop]
-              }
-            case (false, false):
-              for y in rowsIn { tmp[y &* width &+ x] = sums[y] * nx }
-            }
-          }
-          // Down the columns, a row at a time: each column's running sum.
-          let (x0, x1) = (wo.x0, wo.x1)
-          for x in x0..<x1 { sums[x] = 0 }
-          if wo.y0 < wo.y1 {
-            for k in wo.y0...min(wo.y0 + ry, wo.y1 - 1) {
-              let row = k &* width
-              for x in x0..<x1 { sums[x] += tmp[row &+ x] }
-            }
-          }
-          for y in wo.y0..<wo.y1 {
-            let row = y &* width
-            for x in x0..<x1 { a[row &+ x] = sums[x] * ny }
-            if y + ry + 1 < wo.y1 {
-              let next = (y + ry + 1) &* width
-              for x in x0..<x1 { sums[x] += tmp[next &+ x] }
-            }
-            if y - ry >= wo.y0 {
-              let old = (y - ry) &* width
-              for x in x0..<x1 { sums[x] -= tmp[old &+ x] }
-            }
-          }
-        }
-      }
-    }
-    return wo
-  }
 
   /// Where face point (`u`, `v`) of the frame's face is, in subpixels.
   func project(_ frame: CardFrame, _ u: Double, _ v: Double) -> (x: Double, y: Double)? {

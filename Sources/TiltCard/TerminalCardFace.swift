@@ -22,14 +22,23 @@ struct TerminalCardFace {
   /// and the reciprocals that the gradient and the sheen multiply by.
   private mutating func derive() {
     cornerExtent = Self.cornerExtent(self)
+    halfWidth = width / 2
+    halfHeight = height / 2
     inverseWidth = 1 / width
     inverseHeight = 1 / height
     aspect = width / height
     inverseDiagonal = 1 / (aspect + 1)
     // The sheen's radius: the farthest corner of a 1.6·max(w, h) square.
     inverseSheenRadius = 1 / (1.6 * max(width, height) / 2 * 2.0.squareRoot())
+    let left = -width / 2 + 0.1 * height
+    let top = -height / 2 + 0.1 * height
+    chip = (left, top, left + 0.2 * height, top + 0.15 * height)
+    let right = width / 2 - 0.1 * height
+    code = (right - 0.36 * height, top, right, top + 0.36 * height)
   }
 
+  private var halfWidth = 0.0
+  private var halfHeight = 0.0
   private var inverseWidth = 0.0
   private var inverseHeight = 0.0
   private var aspect = 0.0
@@ -71,29 +80,70 @@ struct TerminalCardFace {
   /// rectangle with superellipse corners, |x|⁵ + |y|⁵ ≤ 1 in each corner.
   @inline(__always)
   func contains(_ u: Double, _ v: Double) -> Bool {
-    let (hw, hh) = (width / 2, height / 2)
     let (au, av) = (abs(u), abs(v))
-    guard au <= hw, av <= hh else { return false }
+    guard au <= halfWidth, av <= halfHeight else { return false }
+    // Past where the corner's curve starts, along both edges: the curve.
     let e = cornerExtent
-    let dx = max(au - (hw - e), 0) / e
-    let dy = max(av - (hh - e), 0) / e
-    guard dx > 0, dy > 0 else { return true }
+    let (x, y) = (au - (halfWidth - e), av - (halfHeight - e))
+    guard x > 0, y > 0 else { return true }
+    let dx = x / e
+    let dy = y / e
     let p = dx * dx * dx * dx * dx + dy * dy * dy * dy * dy
     return p <= 1
   }
 
   /// The chip's rectangle (front): left and top 0.1·height in, 0.2 × 0.15 height.
-  var chip: (x0: Double, y0: Double, x1: Double, y1: Double) {
-    let x0 = -width / 2 + 0.1 * height
-    let y0 = -height / 2 + 0.1 * height
-    return (x0, y0, x0 + 0.2 * height, y0 + 0.15 * height)
-  }
+  private(set) var chip = (x0: 0.0, y0: 0.0, x1: 0.0, y1: 0.0)
 
   /// The code's square (back): right and top 0.1·height in, 0.36·height a side.
-  var code: (x0: Double, y0: Double, x1: Double, y1: Double) {
-    let x1 = width / 2 - 0.1 * height
-    let y0 = -height / 2 + 0.1 * height
-    return (x1 - 0.36 * height, y0, x1, y0 + 0.36 * height)
+  private(set) var code = (x0: 0.0, y0: 0.0, x1: 0.0, y1: 0.0)
+
+  /// What the gradient of one side needs, derived once for a frame: its
+  /// colour at a point away from the chip (front) or the code (back), and
+  /// the rectangle of that inset.
+  struct Plane {
+    let start: TerminalColor
+    /// The gradient's end minus its start.
+    let delta: TerminalColor
+    let inverseWidth: Double
+    let inverseHeight: Double
+    let aspect: Double
+    let inverseDiagonal: Double
+    let inset: (x0: Double, y0: Double, x1: Double, y1: Double)
+
+    /// The gradient's colour at (`u`, `v`): ``TerminalColor/mix(_:_:_:)`` of its ends.
+    @inline(__always)
+    func color(_ u: Double, _ v: Double) -> TerminalColor {
+      let x = u * inverseWidth + 0.5
+      let y = v * inverseHeight + 0.5
+      let t = min(max((x * aspect + y) * inverseDiagonal, 0), 1)
+      return TerminalColor(start.r + delta.r * t, start.g + delta.g * t, start.b + delta.b * t)
+    }
+
+    /// Whether (`u`, `v`) is in the inset's rectangle.
+    @inline(__always)
+    func inInset(_ u: Double, _ v: Double) -> Bool {
+      u >= inset.x0 && u <= inset.x1 && v >= inset.y0 && v <= inset.y1
+    }
+  }
+
+  /// The plane of `face`.
+  func plane(_ face: CardFace) -> Plane {
+    let (a, b) = face == .front ? Self.frontGradient : Self.backGradient
+    return Plane(
+      start: a, delta: TerminalColor(b.r - a.r, b.g - a.g, b.b - a.b), inverseWidth: inverseWidth,
+      inverseHeight: inverseHeight, aspect: aspect, inverseDiagonal: inverseDiagonal,
+      inset: face == .front ? chip : code)
+  }
+
+  /// The colour of `face`'s gradient at (`u`, `v`).
+  @inline(__always)
+  func gradient(_ face: CardFace, _ u: Double, _ v: Double) -> TerminalColor {
+    let (a, b) = face == .front ? Self.frontGradient : Self.backGradient
+    let x = u * inverseWidth + 0.5
+    let y = v * inverseHeight + 0.5
+    let t = min(max((x * aspect + y) * inverseDiagonal, 0), 1)
+    return TerminalColor.mix(a, b, t)
   }
 
   /// The colour at (`u`, `v`) of `face`, before light and shade, and what is
@@ -101,7 +151,7 @@ struct TerminalCardFace {
   @inline(__always)
   func paint(_ face: CardFace, _ u: Double, _ v: Double) -> (TerminalColor, Material)? {
     guard contains(u, v) else { return nil }
-    let (w, h) = (width, height)
+    let h = height
     if face == .front {
       let c = chip
       if u >= c.x0, u <= c.x1, v >= c.y0, v <= c.y1,
@@ -134,11 +184,7 @@ struct TerminalCardFace {
         return (on ? Self.codeInk : .white, .code)
       }
     }
-    let (a, b) = face == .front ? Self.frontGradient : Self.backGradient
-    let x = u * inverseWidth + 0.5
-    let y = v * inverseHeight + 0.5
-    let t = min(max((x * aspect + y) * inverseDiagonal, 0), 1)
-    return (TerminalColor.mix(a, b, t), .face)
+    return (gradient(face, u, v), .face)
   }
 
   /// Where (`x`, `y`) in 0…1 of a box falls on a CSS `linear-gradient(135deg, …)`

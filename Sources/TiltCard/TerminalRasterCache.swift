@@ -14,6 +14,32 @@ final class TerminalRasterCache {
   var tight: [Double] = []
   var wide: [Double] = []
   var scratch: [Double] = []
+  /// Where the canvas last drew into each of its buffers, by the buffer's
+  /// storage, newest first: outside that box the buffer is plain (see
+  /// ``TerminalCanvas/drawnBox``). A buffer comes back to be drawn into
+  /// two canvases later at most (the colours and the sheen go through the
+  /// cells of the frame between); a record older than that may name
+  /// storage freed since, and is dropped. A buffer handed back must be the
+  /// storage the canvas drew, unchanged.
+  private var drawn: [Drawn] = []
+  /// The canvases drawn with this cache.
+  private var canvases = 0
+
+  /// A buffer's storage, its canvas's size and backdrop, and the box drawn in it.
+  private struct Drawn {
+    var storage: UnsafeRawPointer
+    var canvas: Int
+    var width: Int
+    var height: Int
+    var backdrop: Bool
+    var box: TerminalCanvas.Window
+  }
+
+  /// Starts a canvas: records of those before the one before it go.
+  func startCanvas() {
+    canvases += 1
+    drawn.removeAll { $0.canvas < canvases - 2 }
+  }
 
   /// What cells are made of: their size, depth and blocks.
   struct CellsKey: Equatable {
@@ -44,13 +70,34 @@ final class TerminalRasterCache {
     return colors
   }
 
-  /// `buffer`'s storage, taken from it, holding `count` × `value`.
-  static func reuse<T>(_ buffer: inout [T], _ value: T, count: Int) -> [T] {
-    var out: [T] = []
-    swap(&buffer, &out)
-    out.removeAll(keepingCapacity: true)
-    out.append(contentsOf: repeatElement(value, count: count))
-    return out
+  /// The box outside which `buffer` is plain for a `width` × `height`
+  /// canvas with or without a backdrop; `nil` where that is not known (a
+  /// buffer no canvas of that kind drew last).
+  func drawnBox<T>(
+    of buffer: [T], width: Int, height: Int, backdrop: Bool
+  ) -> TerminalCanvas.Window? {
+    guard buffer.count == width * height, let storage = Self.storage(buffer),
+      let last = drawn.first(where: { $0.storage == storage })
+    else { return nil }
+    guard last.width == width, last.height == height, last.backdrop == backdrop else { return nil }
+    return last.box
+  }
+
+  /// Notes that `buffer` is plain outside `box`.
+  func noteDrawn<T>(
+    _ buffer: [T], width: Int, height: Int, backdrop: Bool, box: TerminalCanvas.Window
+  ) {
+    guard let storage = Self.storage(buffer) else { return }
+    drawn.removeAll { $0.storage == storage }
+    drawn.insert(
+      Drawn(
+        storage: storage, canvas: canvases, width: width, height: height, backdrop: backdrop,
+        box: box), at: 0)
+  }
+
+  /// The address of `buffer`'s elements: which storage it is, not to be read through.
+  private static func storage<T>(_ buffer: [T]) -> UnsafeRawPointer? {
+    buffer.withUnsafeBufferPointer { $0.baseAddress.map { UnsafeRawPointer($0) } }
   }
 
   /// Takes back the buffers of a canvas that is done with (its colours and
