@@ -1,0 +1,65 @@
+import Attitude
+import Foundation
+import NewCard
+import OldCard
+
+// The raster's cost, for scripts/bench-terminal-raster (built there with two
+// TiltCards: OldCard, an earlier commit's, and NewCard, the checkout's):
+// draws FRAMES frames of a made-up tilt and flip (a flip every 5 s) through
+// the terminal screen, as the view does, at COLUMNS x ROWS in DEPTH (24, 256
+// or 16), with the renderer named (old or new), and prints the bytes sent.
+//
+// usage: raster old|new COLUMNS ROWS DEPTH FRAMES
+let a = CommandLine.arguments
+let (which, columns, rows, depth, frames) = (a[1], Int(a[2])!, Int(a[3])!, a[4], Int(a[5])!)
+
+func motion(_ t: Double) -> DeviceMotion {
+  let attitude = Attitude(pitch: 0.35 * sin(t * 2), roll: 0.3 * sin(t * 3), yaw: 0)
+  let down = attitude.quaternion.conjugate.rotate(Vector3(0, 0, -1))
+  return DeviceMotion(
+    timestamp: t, attitude: attitude, gravity: down, userAcceleration: .zero,
+    rotationRate: Vector3(0, 0, 0))
+}
+
+func flip(_ k: Int) -> Double {
+  let phase = k % 300
+  return phase < 200 ? 0 : min(Double(phase - 200) * 3, 180)
+}
+
+var bytes = 0
+if which == "old" {
+  let mode: OldCard.TerminalRenderer.ColorMode =
+    depth == "24" ? .trueColor : depth == "256" ? .palette256 : .palette16
+  let renderer = OldCard.TerminalRenderer(
+    configuration: OldCard.CardConfiguration(), colorMode: mode,
+    heading: "recordings/demo.evemu", showsTime: true, duration: 12)
+  var screen = OldCard.TerminalScreen()
+  for k in 0..<frames {
+    let t = Double(k) / 60
+    let m = motion(t)
+    let f = OldCard.CardFrame(
+      t: t, motion: m,
+      pose: OldCard.CardPose(attitude: m.attitude, configuration: OldCard.CardConfiguration()),
+      flipAngle: flip(k), flipped: flip(k) > 90, state: .active,
+      configuration: OldCard.CardConfiguration())
+    bytes += screen.update(f, renderer: renderer, columns: columns, rows: rows).count
+  }
+} else {
+  let mode: NewCard.TerminalRenderer.ColorMode =
+    depth == "24" ? .trueColor : depth == "256" ? .palette256 : .palette16
+  let renderer = NewCard.TerminalRenderer(
+    configuration: NewCard.CardConfiguration(), colorMode: mode,
+    heading: "recordings/demo.evemu", showsTime: true, duration: 12)
+  var screen = NewCard.TerminalScreen()
+  for k in 0..<frames {
+    let t = Double(k) / 60
+    let m = motion(t)
+    let f = NewCard.CardFrame(
+      t: t, motion: m,
+      pose: NewCard.CardPose(attitude: m.attitude, configuration: NewCard.CardConfiguration()),
+      flipAngle: flip(k), flipped: flip(k) > 90, state: .active,
+      configuration: NewCard.CardConfiguration())
+    bytes += screen.update(f, renderer: renderer, columns: columns, rows: rows).count
+  }
+}
+print(bytes)
