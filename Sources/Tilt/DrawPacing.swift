@@ -14,8 +14,9 @@ public struct DrawPacing: Sendable {
   /// The CPU time a drawn frame has cost, smoothed over the last few (seconds).
   public private(set) var cost: Double?
 
-  public init(share: Double = 0.04, shortestInterval: Double = 0.012, longestInterval: Double = 0.1)
-  {
+  public init(
+    share: Double = 0.04, shortestInterval: Double = 0.012, longestInterval: Double = 0.25
+  ) {
     self.share = share
     self.shortestInterval = shortestInterval
     self.longestInterval = longestInterval

@@ -33,7 +33,7 @@ public final class TerminalSink: FrameSink {
 
   /// When frames are drawn: at most every ``minimumInterval``, and no more
   /// often than keeps the drawing within 4 % of a core (a larger terminal
-  /// is drawn less often, never under 10 frames a second; contract §4.4).
+  /// is drawn less often, never under 4 frames a second; contract §4.4).
   public private(set) var pacing = DrawPacing(share: 0.04, shortestInterval: minimumInterval)
 
   public func show(_ frames: [CardFrame]) throws {
@@ -49,8 +49,9 @@ public final class TerminalSink: FrameSink {
   /// Draws a held-back frame once the pacing's interval has passed, or at once
   /// when it says something the drawn one does not (stopped, the other face,
   /// a flip asked for): the loop may sleep after this, and what it shows then
-  /// must be so. A tilt a few milliseconds old is not redrawn on its own,
-  /// so a view slower than the frames (a debug build) keeps up with them.
+  /// must be so. A tilt held back (by the pacing's interval at most) is not
+  /// redrawn on its own: the next frame brings it, so a view slower than
+  /// the frames (a large terminal, a debug build) keeps up with them.
   public func flush() throws {
     guard pending, let last else { return }
     if LoopClock.now() - drawnAt >= pacing.interval || Self.key(last) != drawnKey {

@@ -37,7 +37,8 @@ public struct TerminalScreen {
     let grid = renderer.grid(frame, columns: columns, rows: rows, cache: cache)
     let mode = renderer.colorMode
     let tolerance = mode == .trueColor ? Self.sendingTolerance : 0
-    if var shown, shown.columns == grid.columns, shown.rows == grid.rows {
+    // Taken out while it is brought up to date, so that its cells are not copied.
+    if var shown = shown.take(), shown.columns == grid.columns, shown.rows == grid.rows {
       let bytes = TerminalScreenWriter.update(
         from: &shown, to: grid, tolerance: tolerance, mode: mode)
       self.shown = shown
