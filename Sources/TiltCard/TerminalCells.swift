@@ -136,9 +136,6 @@ struct TerminalCells {
     self.cells = cells
     self.subpixels = canvas.colors
     self.subWidth = subWidth
-    // The canvas's buffers are the next frame's to draw into.
-    cache.colors = canvas.colors
-    cache.glow = canvas.glow
     cache.previous = TerminalRasterCache.PreviousCells(
       key: key, colors: madeColors, glow: madeGlow, gentle: gentle, cells: cells)
   }

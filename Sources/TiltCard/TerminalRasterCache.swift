@@ -16,11 +16,10 @@ final class TerminalRasterCache {
   var scratch: [Double] = []
   /// Where the canvas last drew into each of its buffers, by the buffer's
   /// storage, newest first: outside that box the buffer is plain (see
-  /// ``TerminalCanvas/drawnBox``). A buffer comes back to be drawn into
-  /// two canvases later at most (the colours and the sheen go through the
-  /// cells of the frame between); a record older than that may name
-  /// storage freed since, and is dropped. A buffer handed back must be the
-  /// storage the canvas drew, unchanged.
+  /// ``TerminalCanvas/drawnBox``). Every buffer comes back to be drawn
+  /// into by the next canvas (``recycle(_:)``); a record older than that may
+  /// name storage freed since, and is dropped. A buffer handed back must be
+  /// the storage the canvas drew, unchanged.
   private var drawn: [Drawn] = []
   /// The canvases drawn with this cache.
   private var canvases = 0
@@ -38,7 +37,7 @@ final class TerminalRasterCache {
   /// Starts a canvas: records of those before the one before it go.
   func startCanvas() {
     canvases += 1
-    drawn.removeAll { $0.canvas < canvases - 2 }
+    drawn.removeAll { $0.canvas < canvases - 1 }
   }
 
   /// What cells are made of: their size, depth and blocks.
@@ -49,9 +48,9 @@ final class TerminalRasterCache {
     var halfBlocks: Bool
   }
 
-  /// The frame before's subpixels and the cells made of them (before any
-  /// text was written over), for ``TerminalCells`` to take again where the
-  /// subpixels are the same.
+  /// The cells of the frames before (before any text was written over),
+  /// the subpixels each was last made of and whether it is gentle, for
+  /// ``TerminalCells`` to take a cell again while its subpixels stay.
   struct PreviousCells {
     var key: CellsKey
     var colors: [TerminalColor?]
@@ -100,9 +99,11 @@ final class TerminalRasterCache {
     buffer.withUnsafeBufferPointer { $0.baseAddress.map { UnsafeRawPointer($0) } }
   }
 
-  /// Takes back the buffers of a canvas that is done with (its colours and
-  /// sheen are ``previous``'s, and those before them the next frame's).
+  /// Takes back the buffers of a canvas that is done with, for the next
+  /// frame to draw into.
   func recycle(_ canvas: consuming TerminalCanvas) {
+    colors = canvas.colors
+    glow = canvas.glow
     coverage = canvas.coverage
     materials = canvas.materials
   }
