@@ -103,18 +103,6 @@ struct TerminalInk: Hashable, Sendable {
     }
   }
 
-  /// The SGR parameters that set this ink as foreground or background.
-  func sgr(foreground: Bool) -> String {
-    switch kind {
-    case .terminalDefault: return foreground ? "39" : "49"
-    case .rgb(let r, let g, let b): return (foreground ? "38;2;" : "48;2;") + "\(r);\(g);\(b)"
-    case .index256(let i): return (foreground ? "38;5;" : "48;5;") + "\(i)"
-    case .ansi(let i):
-      let base = i < 8 ? (foreground ? 30 : 40) : (foreground ? 90 : 100)
-      return "\(base + Int(i % 8))"
-    }
-  }
-
   /// Equal, or both 24-bit and no channel more than `tolerance` apart.
   @inline(__always)
   func isClose(to other: TerminalInk, tolerance: Int) -> Bool {
