@@ -14,9 +14,7 @@ public struct DrawPacing: Sendable {
   /// The CPU time a drawn frame has cost, smoothed over the last few (seconds).
   public private(set) var cost: Double?
 
-  public init(
-    share: Double = 0.04, shortestInterval: Double = 0.012, longestInterval: Double = 0.25
-  ) {
+  public init(share: Double, shortestInterval: Double, longestInterval: Double) {
     self.share = share
     self.shortestInterval = shortestInterval
     self.longestInterval = longestInterval

@@ -34,7 +34,8 @@ public final class TerminalSink: FrameSink {
   /// When frames are drawn: at most every ``minimumInterval``, and no more
   /// often than keeps the drawing within 4 % of a core (a larger terminal
   /// is drawn less often, never under 4 frames a second; contract §4.4).
-  public private(set) var pacing = DrawPacing(share: 0.04, shortestInterval: minimumInterval)
+  public private(set) var pacing = DrawPacing(
+    share: 0.04, shortestInterval: minimumInterval, longestInterval: 0.25)
 
   public func show(_ frames: [CardFrame]) throws {
     guard let frame = frames.last else { return }

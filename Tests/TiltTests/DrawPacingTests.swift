@@ -25,14 +25,14 @@ import Testing
   }
 
   @Test func theCostFollowsAChangeWithinAFewFrames() {
-    var pacing = DrawPacing(share: 0.04)
+    var pacing = DrawPacing(share: 0.04, shortestInterval: 0.012, longestInterval: 0.1)
     for _ in 0..<20 { pacing.record(cost: 0.004) }
     for _ in 0..<12 { pacing.record(cost: 0.001) }
     #expect(abs(pacing.cost! - 0.001) < 0.0001)
   }
 
   @Test func aMeasureThatIsNoCostIsLeftOut() {
-    var pacing = DrawPacing(share: 0.04)
+    var pacing = DrawPacing(share: 0.04, shortestInterval: 0.012, longestInterval: 0.1)
     pacing.record(cost: 0.002)
     pacing.record(cost: -.infinity)
     pacing.record(cost: .nan)
