@@ -35,6 +35,22 @@ import Testing
     }
   }
 
+  /// A manager on a device of one kind, its lifecycle events recorded.
+  final class Managed {
+    let manager: DeviceMotionManager
+    let unplug: () throws -> Void
+    private let keep: Any
+    var events: [DeviceMotionManager.LifecycleEvent] = []
+
+    init(_ kind: Kind) throws {
+      let (device, unplug, keep) = try kind.make()
+      (self.unplug, self.keep) = (unplug, keep)
+      manager = try DeviceMotionManager(
+        device: device, processor: MotionUpdates(configuration: .init(), device: device))
+      manager.onLifecycle = { [unowned self] in self.events.append($0) }
+    }
+  }
+
   /// Level samples, 100 a second.
   struct Level: MotionSource {
     var left: Int
@@ -73,12 +89,8 @@ import Testing
 
   @Test(arguments: Kind.allCases) func startStopStartUnplug(kind: Kind) throws {
     let steps = try Self.steps()
-    let (device, unplug, keep) = try kind.make()
-    defer { withExtendedLifetime(keep) {} }
-    let manager = try DeviceMotionManager(
-      device: device, processor: MotionUpdates(configuration: .init(), device: device))
-    var events: [DeviceMotionManager.LifecycleEvent] = []
-    manager.onLifecycle = { events.append($0) }
+    let managed = try Managed(kind)
+    let manager = managed.manager
     var updates = 0
     func turn() throws { try manager.service(ready: Set(manager.pollDescriptors)) }
 
@@ -95,7 +107,7 @@ import Testing
         #expect(updates == before, "an update while stopped")
         #expect(manager.pollDescriptors.isEmpty, "stopped, yet watched: \(manager.pollDescriptors)")
       case "unplug":
-        try unplug()
+        try managed.unplug()
         var ended = false
         for _ in 0..<8 where !ended {
           do {
@@ -104,13 +116,14 @@ import Testing
             guard case .deviceGone = error else { throw error }
             ended = true
           }
-          ended = ended || events.last == .ended
+          ended = ended || managed.events.last == .ended
         }
       default:
         Issue.record("unknown step \(step.command)")
       }
     }
-    #expect(events.map { "\($0)" } == steps.map(\.event), "\(kind.rawValue): \(events)")
+    #expect(
+      managed.events.map { "\($0)" } == steps.map(\.event), "\(kind.rawValue): \(managed.events)")
   }
 
   /// The same steps through ``DeviceMotionManager/run(endingOn:)``, the loop
@@ -119,12 +132,8 @@ import Testing
   /// and nothing is said after `ended` (closing at the end is no stop).
   @Test(arguments: Kind.allCases) func theStepsThroughRun(kind: Kind) throws {
     let steps = try Self.steps()
-    let (device, unplug, keep) = try kind.make()
-    defer { withExtendedLifetime(keep) {} }
-    let manager = try DeviceMotionManager(
-      device: device, processor: MotionUpdates(configuration: .init(), device: device))
-    var events: [DeviceMotionManager.LifecycleEvent] = []
-    manager.onLifecycle = { events.append($0) }
+    let managed = try Managed(kind)
+    let manager = managed.manager
     var updates = 0
     var next = 0
     var updatesBefore = 0
@@ -142,7 +151,7 @@ import Testing
       switch steps[next].command {
       case "start": try manager.startDeviceMotionUpdates { _ in updates += 1 }
       case "stop": try manager.stopDeviceMotionUpdates()
-      default: try unplug()
+      default: try managed.unplug()
       }
       next += 1
     }
@@ -152,7 +161,7 @@ import Testing
       try manager.run(endingOn: [])
     } catch TiltError.deviceGone {}
     #expect(next == steps.count, "\(kind.rawValue): \(next) of \(steps.count) steps done")
-    let names = events.map { "\($0)" }
+    let names = managed.events.map { "\($0)" }
     let cut = names.firstIndex(of: "ended").map { $0 + 1 } ?? names.count
     #expect(Array(names[..<cut]) == steps.map(\.event), "\(kind.rawValue): \(names)")
     #expect(names[cut...].isEmpty, "\(kind.rawValue): after ended: \(names[cut...])")
