@@ -170,16 +170,10 @@ enum TerminalPalette {
   /// step for a near-grey.
   static func index256(_ c: TerminalColor, floor: Double) -> UInt8 {
     let c = c.clamped
-    /// The cube levels at and above `v`: `lo` and `lo + 1`, or `lo` alone at the top.
-    @inline(__always)
-    func around(_ v: Double) -> (Int, Int) {
-      let lo =
-        v < 95 ? 0 : v < 135 ? 1 : v < 175 ? 2 : v < 215 ? 3 : v < 255 ? 4 : 5
-      return (lo, min(lo + 1, 5))
-    }
-    let (r0, r1) = around(c.r)
-    let (g0, g1) = around(c.g)
-    let (b0, b1) = around(c.b)
+    let candidates = Candidates(c)
+    let (r0, r1) = (candidates.red, min(candidates.red + 1, 5))
+    let (g0, g1) = (candidates.green, min(candidates.green + 1, 5))
+    let (b0, b1) = (candidates.blue, min(candidates.blue + 1, 5))
     var best: UInt8 = 16
     var bestDistance = Double.infinity
     // hueWeightedDistance(to:) with each candidate's terms kept (the same sums).
@@ -202,15 +196,64 @@ enum TerminalPalette {
         }
       }
     }
-    let high = max(c.r, c.g, c.b)
-    let low = min(c.r, c.g, c.b)
-    if high - low < max(16, 0.3 * high) {
-      let grey = (c.r + c.g + c.b) / 3
-      let step = min(max(((grey - 8) / 10).rounded(), 0), 23)
-      let i = UInt8(232 + Int(step))
-      if rgb(ofIndex256: i).hueWeightedDistance(to: c) < bestDistance { best = i }
+    if let i = candidates.grey, rgb(ofIndex256: i).hueWeightedDistance(to: c) < bestDistance {
+      best = i
     }
     return best
+  }
+
+  /// The colours ``index256(_:floor:)`` chooses among for a colour (0…255
+  /// each channel): the cube's two levels around each channel (the lower
+  /// one's index here; the level above it, if any, too), and for a
+  /// near-grey the grey ramp's step. Among the same candidates the nearest
+  /// by ``TerminalColor/hueWeightedDistance(to:)`` is a convex region of
+  /// colours (the distance is one quadratic form for all), which is what
+  /// lets ``TerminalPaletteTable`` answer for a whole cube of colours.
+  struct Candidates: Equatable {
+    var red: Int
+    var green: Int
+    var blue: Int
+    var grey: UInt8?
+
+    init(_ c: TerminalColor) {
+      (red, green, blue) = (Self.level(c.r), Self.level(c.g), Self.level(c.b))
+      if Self.nearGrey(c) > 0 { grey = Self.grey(c) }
+    }
+
+    /// The cube level at or below `v`.
+    private static func level(_ v: Double) -> Int {
+      v < 95 ? 0 : v < 135 ? 1 : v < 175 ? 2 : v < 215 ? 3 : v < 255 ? 4 : 5
+    }
+
+    /// How far `c` is inside the near-greys (negative: outside): the spread
+    /// of its channels below max(16, 0.3 × the highest).
+    private static func nearGrey(_ c: TerminalColor) -> Double {
+      let high = max(c.r, c.g, c.b)
+      return max(16, 0.3 * high) - (high - min(c.r, c.g, c.b))
+    }
+
+    /// The grey ramp's step nearest to `c`'s mean.
+    private static func grey(_ c: TerminalColor) -> UInt8 {
+      let step = min(max((((c.r + c.g + c.b) / 3 - 8) / 10).rounded(), 0), 23)
+      return UInt8(232 + Int(step))
+    }
+
+    /// Whether every colour within half a step of `c` (a whole colour) in
+    /// each channel has `c`'s candidates: the levels, the mean's grey step
+    /// and being a near-grey are each the same over that cube (the spread
+    /// moves by 1 at most there, its bound by 0.15).
+    static func same(aroundWhole c: TerminalColor) -> Bool {
+      func clamped(_ v: Double) -> Double { min(max(v, 0), 255) }
+      for v in [c.r, c.g, c.b] where level(clamped(v - 0.5)) != level(clamped(v + 0.5)) {
+        return false
+      }
+      let margin = nearGrey(c.clamped)
+      guard abs(margin) > 1.15 else { return false }
+      guard margin > 0 else { return true }
+      let low = TerminalColor(clamped(c.r - 0.5), clamped(c.g - 0.5), clamped(c.b - 0.5))
+      let high = TerminalColor(clamped(c.r + 0.5), clamped(c.g + 0.5), clamped(c.b + 0.5))
+      return grey(low) == grey(high)
+    }
   }
 
   /// The luma of each 256-colour index's colour (0 below 16).

@@ -3,10 +3,11 @@ import Foundation
 /// xterm's 256 colours looked up by 24-bit colour instead of searched: each
 /// whole colour's nearest index (``TerminalPalette/nearest256(_:)``) is
 /// found the first time it is asked for and kept, with whether every colour
-/// within half a step of it (the corners of that cube) has the same nearest
-/// index. For such a colour the lookup is the answer (the cube lies in that
-/// index's region); for one on a border between two indices the palette is
-/// searched. The table spans all 2²⁴ colours, a byte each, but only the
+/// within half a step of it has that index: the same candidates
+/// (``TerminalPalette/Candidates``) over that cube, and the same nearest at
+/// its corners (so the cube lies in that index's region, which is convex).
+/// For such a colour the lookup is the answer; for one on a border the
+/// palette is searched. The table spans all 2²⁴ colours, a byte each, but only the
 /// pages of those asked for are ever touched (zeroed memory from the system).
 ///
 /// Not thread-safe: one table per screen, used from one thread.
@@ -60,9 +61,10 @@ final class TerminalPaletteTable {
     in entries: UnsafeMutablePointer<UInt8>
   ) -> UInt8 {
     if entries[key] == 0 {
-      let found = TerminalPalette.nearest256(TerminalColor(Double(r), Double(g), Double(b)))
-      var entry = found
-      search: for dr in [-0.5, 0.5] {
+      let centre = TerminalColor(Double(r), Double(g), Double(b))
+      let found = TerminalPalette.nearest256(centre)
+      var entry = TerminalPalette.Candidates.same(aroundWhole: centre) ? found : Self.border
+      search: for dr in [-0.5, 0.5] where entry != Self.border {
         for dg in [-0.5, 0.5] {
           for db in [-0.5, 0.5] {
             let corner = TerminalColor(Double(r) + dr, Double(g) + dg, Double(b) + db)
