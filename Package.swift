@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "DSU", targets: ["DSU"]),
     .library(name: "Tuning", targets: ["Tuning"]),
     .library(name: "MotionSimulator", targets: ["MotionSimulator"]),
+    .library(name: "MotionService", targets: ["MotionService"]),
     .executable(name: "tilt-cli", targets: ["tilt-cli"]),
   ],
   targets: [
@@ -71,6 +72,17 @@ let package = Package(
       dependencies: [
         "Motion", "PollLoop", "Evdev", "IIO", "Attitude", "EvdevCore", "SystemCalls",
       ]),
+    // sd-bus from libsystemd: the D-Bus service's connection, driven by the one loop.
+    .systemLibrary(
+      name: "CSystemd",
+      pkgConfig: "libsystemd",
+      providers: [.apt(["libsystemd-dev"])]
+    ),
+    // The D-Bus motion service (contract §8): org.tilt.Motion1 on the session bus, a
+    // participant of the loop and one more consumer of the device hub.
+    .target(
+      name: "MotionService",
+      dependencies: ["Motion", "PollLoop", "SystemCalls", "CSystemd", "Attitude", "EvdevCore"]),
     // tune's measurement, search, report data and plot: the steadiest filter for a recording.
     .target(
       name: "Tuning", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard"]),
@@ -82,6 +94,7 @@ let package = Package(
       dependencies: [
         "Tilt", "Motion", "PollLoop", "Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard",
         "SystemCalls", "CardServer", "CardPage", "Tuning", "DSU", "CommandLineOptions",
+        "MotionService",
       ]),
     // The app side of VM scenarios 32 and 33 (Tests/vm/README.md); not a product.
     .executableTarget(
@@ -119,6 +132,9 @@ let package = Package(
     .testTarget(
       name: "DSUTests",
       dependencies: ["DSU", "TestTools", "Motion", "PollLoop", "Attitude", "SystemCalls"]),
+    .testTarget(
+      name: "MotionServiceTests",
+      dependencies: ["MotionService", "TestTools", "Motion", "PollLoop", "Attitude"]),
     .testTarget(
       name: "TuningTests",
       dependencies: ["Tuning", "Attitude", "TestTools", "MotionSimulator", "TiltCard"]),

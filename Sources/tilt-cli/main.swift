@@ -8,6 +8,7 @@ enum CommandList {
     [
       DevicesCommand.self, InfoCommand.self, LiveCommand.self, ReplayCommand.self,
       RecordCommand.self, TuneCommand.self, CalibrateCommand.self, DsuCommand.self,
+      ServiceCommand.self,
       CompletionsCommand.self, ManPageCommand.self,
     ]
   }
