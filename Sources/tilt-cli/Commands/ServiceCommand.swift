@@ -62,14 +62,15 @@ enum ServiceCommand: Command {
     } catch {
       throw Failure(error.description)
     }
-    StandardError.write("serving motion on the session bus as \(MotionInterface.busName)\n")
     let status = ServiceStatusDisplay(
       service: service, live: StandardError.isTerminal, describe: LibraryErrorText.describe,
       note: { StandardError.write("tilt-cli service: \($0)\n") }, write: StandardError.write,
       writeControl: StandardError.writeControl)
     service.onEvent = { status.event($0) }
+    // SIGINT and SIGTERM are handled before the start line says the service is there.
     let loop = try EventLoop(handling: [.interrupt, .terminate])
     defer { loop.end() }
+    StandardError.write("serving motion on the session bus as \(MotionInterface.busName)\n")
     service.start()
     defer {
       service.stop()
