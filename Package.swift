@@ -118,7 +118,7 @@ let package = Package(
       name: "CardServerTests", dependencies: ["CardServer", "TiltCard", "Attitude"]),
     .testTarget(
       name: "MotionTests",
-      dependencies: ["Motion", "PollLoop", "Attitude", "EvdevCore", "SystemCalls"]),
+      dependencies: ["Motion", "PollLoop", "Attitude", "EvdevCore", "SystemCalls", "TestTools"]),
     .testTarget(
       name: "TiltTests",
       dependencies: [

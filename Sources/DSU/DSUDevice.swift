@@ -32,21 +32,25 @@ public struct DSUDevice: Hashable, Sendable {
     self.mac = mac
   }
 
+  /// A hub's device: its path, name and identity; model 2 with a
+  /// gyroscope; the connection from its bus and the MAC from its `uniq`.
+  public init(_ description: HubDeviceDescription) {
+    self.init(
+      path: description.path, name: description.name, identity: description.identity,
+      hasGyroscope: description.hasGyroscope,
+      connection: description.info.map { DSUDevice.connection(bus: $0.id.bustype) }
+        ?? .notApplicable,
+      mac: description.info.flatMap { MACAddress(uniq: $0.uniq) })
+  }
+
   /// An evdev device as `devices` classified it.
   public init(path: String, info: DeviceInfo, profile: DeviceProfile) {
-    let identity =
-      !info.uniq.isEmpty ? "uniq " + info.uniq : !info.phys.isEmpty ? "phys " + info.phys : path
-    self.init(
-      path: path, name: info.name, identity: identity, hasGyroscope: profile.gyroAxes != nil,
-      connection: DSUDevice.connection(bus: info.id.bustype), mac: MACAddress(uniq: info.uniq))
+    self.init(HubDeviceDescription(path: path, info: info, profile: profile))
   }
 
   /// An IIO sensor hub's accelerometer with its gyroscope, if any, as one device.
   public init(imu: IIOIMU) {
-    self.init(
-      path: imu.accelerometer.nodePath, name: imu.name,
-      identity: "iio " + imu.accelerometer.sysfsPath,
-      hasGyroscope: imu.gyroscope != nil)
+    self.init(HubDeviceDescription(imu: imu))
   }
 
   /// USB (`BUS_USB`, 0x03) or Bluetooth (`BUS_BLUETOOTH`, 0x05); else not applicable.

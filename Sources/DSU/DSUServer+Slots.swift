@@ -2,16 +2,16 @@ import Foundation
 import Motion
 import SystemCalls
 
-/// The slots: which device is where, and opening each only while covered.
+/// The slots: which hub device is where, and claiming each only while covered.
 extension DSUServer {
-  /// Opens the devices some subscription covers, closes the others.
+  /// Claims the devices some subscription covers, releases the others.
   func followSubscriptions() {
     let now = MonotonicInstant.now.secondsValue
     for case let slot? in slots {
       let covered = service.isCovered(slot: slot.index, mac: slot.device.mac, now: now)
       if covered && !slot.isOpen && !slot.openFailed {
         do {
-          try slot.open(now: now) { [unowned self] motion in deliver(motion, from: slot) }
+          try slot.open { [unowned self, unowned slot] motion in deliver(motion, from: slot) }
           onEvent(.opened(slot: slot.index))
         } catch {
           slot.openFailed = true
@@ -33,55 +33,51 @@ extension DSUServer {
     }
   }
 
-  /// Finds the devices again: new ones take a slot (their old one when they
-  /// come back), gone ones leave theirs disconnected.
-  func rescan() {
-    let devices = supply.discover()
-    for case let slot? in slots
-    where !devices.contains(where: { $0.identity == slot.device.identity }) {
-      disconnect(slot.index)
-    }
-    for device in devices where !slots.contains(where: { $0?.device.identity == device.identity }) {
+  /// What the hub says: a device added takes a slot (its old one when it
+  /// comes back), one removed leaves its slot disconnected.
+  func hear(_ event: DeviceHub.Event) {
+    switch event {
+    case .added(let device):
       guard let index = table.assign(device.identity) else {
-        onEvent(.noFreeSlot(device))
-        continue
+        onEvent(.noFreeSlot(DSUDevice(device.description)))
+        return
       }
       connect(device, in: index)
+    case .removed(let device):
+      guard let slot = slot(of: device) else { return }
+      disconnect(slot.index)
+    case .note(let device, let note):
+      guard let slot = slot(of: device) else { return }
+      if case .deviceWentAway = note { return }  // the slot says it: disconnected
+      onEvent(.note(slot: slot.index, note))
+    case .problem(let device, let error):
+      // Still there but unreadable: released until a new client asks.
+      guard let slot = slot(of: device) else { return }
+      let wasOpen = slot.isOpen
+      slot.openFailed = true
+      slot.close()
+      if wasOpen { onEvent(.closed(slot: slot.index)) }
+      onEvent(.problem(slot: slot.index, slot.device, error))
+    case .stateChanged: break
     }
-    followSubscriptions()
   }
 
-  private func connect(_ device: DSUDevice, in index: Int) {
-    let slot = DSUSlot(index: index, device: device) { [supply] in supply.makeManager(device) }
+  private func slot(of device: HubDevice) -> DSUSlot? {
+    slots.lazy.compactMap { $0 }.first { $0.hubDevice === device }
+  }
+
+  private func connect(_ device: HubDevice, in index: Int) {
+    let slot = DSUSlot(index: index, hubDevice: device)
     slots[index] = slot
-    let battery = batteries.level(of: device, now: MonotonicInstant.now.secondsValue)
-    service.slots[index] = device.portInfo(slot: UInt8(index), battery: battery)
-    onEvent(.slotConnected(slot: index, device))
-    watchNotes(of: slot)
-  }
-
-  private func watchNotes(of slot: DSUSlot) {
-    // The manager is made when the slot first opens; its notes are hooked then.
-    let index = slot.index
-    slot.onManager = { [unowned self, unowned slot] manager in
-      manager.onNote = { [unowned self] note in
-        switch note {
-        case .startsFromStoredGyroscopeBias(let stored):
-          slot.storedBias = stored.biasDegreesPerSecond
-        case .deviceWentAway:
-          return  // the slot says it: disconnected
-        default: break
-        }
-        onEvent(.note(slot: index, note))
-      }
-    }
+    let battery = batteries.level(of: slot.device, now: MonotonicInstant.now.secondsValue)
+    service.slots[index] = slot.device.portInfo(slot: UInt8(index), battery: battery)
+    onEvent(.slotConnected(slot: index, slot.device))
   }
 
   func disconnect(_ index: Int) {
     guard let slot = slots[index] else { return }
     let wasOpen = slot.isOpen
-    slot.finish()  // keeps the bias a rest confirmed before it went away
-    slot.drop()
+    slot.close()
     if wasOpen { onEvent(.closed(slot: index)) }
     slots[index] = nil
     table.release(index)
@@ -97,13 +93,15 @@ extension DSUServer {
     }
   }
 
-  /// Closes every device and keeps the gyroscope bias a rest confirmed
-  /// (``Motion/DeviceMotionConfiguration/gyroBiasStore``), as the end of a
+  /// Releases every device; a hub of the server's own is finished too
+  /// (every device closed, the gyroscope bias a rest confirmed kept:
+  /// ``Motion/DeviceMotionConfiguration/gyroBiasStore``), as the end of a
   /// manager's run does.
   public func stop() {
-    for case let slot? in slots {
-      if slot.isOpen { onEvent(.closed(slot: slot.index)) }
-      slot.finish()
+    for case let slot? in slots where slot.isOpen {
+      slot.close()
+      onEvent(.closed(slot: slot.index))
     }
+    if ownsHub { hub.finish() }
   }
 }

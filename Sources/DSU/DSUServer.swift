@@ -22,33 +22,54 @@ public final class DSUServer: LoopParticipant {
 
   let socket: UDPSocket
   let service: DSUService
-  let supply: DSUDeviceSupply
-  var watch: DeviceWatch?
+  /// Where the devices come from; serviced by the server when it is its own.
+  public let hub: DeviceHub
+  let ownsHub: Bool
   var table = DSUSlotTable()
   var slots: [DSUSlot?] = Array(repeating: nil, count: DSUProtocol.slotCount)
   var batteries = BatteryCache()
   private var started = false
 
-  /// Binds `host:port` (an IP literal); the devices are found by
-  /// ``start()`` and none is opened until a client subscribes. `allowList`
-  /// says who may be answered (``AllowList/forListening(host:ranges:)``).
+  /// Binds `host:port` (an IP literal), with a hub of its own for `source`;
+  /// the devices are found by ``start()`` and none is opened until a client
+  /// subscribes. `allowList` says who may be answered
+  /// (``AllowList/forListening(host:ranges:)``).
   public convenience init(
     host: String, port: UInt16, allowList: AllowList, source: DSUServerSource,
     deviceConfiguration: DeviceMotionConfiguration = .init(),
     serverID: UInt32 = .random(in: 1...UInt32.max)
   ) throws {
-    var configuration = deviceConfiguration
-    // The accelerometer reading comes back as user acceleration minus gravity
-    // exactly only when the attitude is not smoothed.
-    configuration.motion.filter = .none
     try self.init(
       host: host, port: port, allowList: allowList,
-      supply: DSUDeviceSupply(source, configuration: configuration), serverID: serverID)
+      hub: DeviceHub(source.selection, configuration: Self.configuration(deviceConfiguration)),
+      ownsHub: true, serverID: serverID)
   }
 
-  /// A server whose devices come from `supply`.
+  /// Binds `host:port` and serves the devices of `hub`, which other
+  /// consumers may share: the hub is a participant of the loop itself
+  /// (before the server), made with ``configuration(_:)`` and started after
+  /// the server's ``start()``.
+  public convenience init(
+    host: String, port: UInt16, allowList: AllowList, hub: DeviceHub,
+    serverID: UInt32 = .random(in: 1...UInt32.max)
+  ) throws {
+    try self.init(
+      host: host, port: port, allowList: allowList, hub: hub, ownsHub: false, serverID: serverID)
+  }
+
+  /// What a hub's devices are configured with to serve DSU: the attitude not
+  /// smoothed, so that the accelerometer reading comes back exactly as user
+  /// acceleration minus gravity.
+  public static func configuration(_ configuration: DeviceMotionConfiguration)
+    -> DeviceMotionConfiguration
+  {
+    var configuration = configuration
+    configuration.motion.filter = .none
+    return configuration
+  }
+
   init(
-    host: String, port: UInt16, allowList: AllowList, supply: DSUDeviceSupply,
+    host: String, port: UInt16, allowList: AllowList, hub: DeviceHub, ownsHub: Bool,
     serverID: UInt32 = .random(in: 1...UInt32.max), limits: DSUService.Limits = .init()
   ) throws {
     guard let bindAddress = SocketAddress(numericHost: host, port: port) else {
@@ -65,21 +86,23 @@ public final class DSUServer: LoopParticipant {
     let shownHost = bound.family == .ipv6 ? "[\(host)]" : host
     address = "\(shownHost):\(bound.port)"
     service = DSUService(serverID: serverID, allowList: allowList, limits: limits)
-    self.supply = supply
+    self.hub = hub
+    self.ownsHub = ownsHub
   }
 
   /// The port bound (the one the kernel chose for port 0).
   public var port: UInt16 { socket.boundAddress.port }
 
-  /// Finds the devices and fills the slots (events for each); call once
-  /// before the loop runs, after ``onEvent`` is set.
+  /// Fills the slots with the hub's devices (events for each) and follows
+  /// it; call once before the loop runs, after ``onEvent`` is set. A hub of
+  /// the server's own is started here; a shared one is started by its owner
+  /// after every consumer observes it.
   public func start() {
     guard !started else { return }
     started = true
-    if supply.followsHotPlug, watch == nil {
-      watch = try? DeviceWatch(directory: DeviceChoice.inputDirectory)
-    }
-    rescan()
+    hub.observe { [unowned self] in hear($0) }
+    for device in hub.devices { hear(.added(device)) }
+    if ownsHub { hub.start() }
   }
 
   /// What the status shows, one entry per slot that holds a device.
@@ -105,38 +128,18 @@ public final class DSUServer: LoopParticipant {
   // MARK: The loop
 
   public var pollDescriptors: [Int32] {
-    [socket.fileDescriptor] + (watch.map { [$0.fileDescriptor] } ?? [])
-      + slots.flatMap { $0?.manager?.pollDescriptors ?? [] }
+    [socket.fileDescriptor] + (ownsHub ? hub.pollDescriptors : [])
   }
 
   public var deadline: MonotonicInstant? {
     let lapse = service.nextLapse.map { MonotonicInstant(secondsValue: $0) }
-    let managers = slots.compactMap { $0?.manager?.deadline }
-    return ([lapse].compactMap { $0 } + managers).min()
+    return [lapse, ownsHub ? hub.deadline : nil].compactMap { $0 }.min()
   }
 
   public func service(ready: Set<Int32>) throws {
     if ready.contains(socket.fileDescriptor) { try readDatagrams() }
-    if let watch, ready.contains(watch.fileDescriptor), watch.changed() { rescan() }
+    if ownsHub { try hub.service(ready: ready) }
     let now = MonotonicInstant.now
-    for case let slot? in slots {
-      guard let manager = slot.manager, slot.isOpen else { continue }
-      let mine = ready.intersection(manager.pollDescriptors)
-      // The deadline first, then the clock: a manager due "now" is served.
-      let due = manager.deadline.map { $0 <= MonotonicInstant.now } ?? false
-      guard !mine.isEmpty || due else { continue }
-      do {
-        try manager.service(ready: mine)
-      } catch TiltError.deviceGone {
-        disconnect(slot.index)
-      } catch {
-        // Still there but unreadable: closed until a new client asks.
-        slot.openFailed = true
-        slot.close()
-        onEvent(.closed(slot: slot.index))
-        onEvent(.problem(slot: slot.index, slot.device, error))
-      }
-    }
     for change in service.expire(now: now.secondsValue) { report(change) }
     followSubscriptions()
   }
@@ -149,22 +152,11 @@ public final class DSUServer: LoopParticipant {
       guard let sender, service.admits(sender) else { continue }
       guard let request = service.parse(bytes) else { continue }
       let now = MonotonicInstant.now.secondsValue
-      if request.kind != .version, supply.followsHotPlug, closedDeviceWentAway { rescan() }
+      if request.kind != .version { hub.rescanIfClosedDeviceWentAway() }
       if case .portInfo = request.kind { refreshBatteries(now: now) }
       let (answers, change) = service.handle(request, from: sender, now: now)
       for answer in answers { send(answer, to: sender) }
       if let change { report(change) }
-    }
-  }
-
-  /// Whether the node of a closed slot's device is gone: the input
-  /// directory's watch tells of new nodes, not of removed ones, and a closed
-  /// device has no descriptor to fail; port-info and pad-data requests (an
-  /// emulator sends them about once a second) are when it matters.
-  private var closedDeviceWentAway: Bool {
-    slots.contains { slot in
-      guard let slot, !slot.isOpen else { return false }
-      return !FileManager.default.fileExists(atPath: slot.device.path)
     }
   }
 

@@ -6,57 +6,12 @@ public enum DSUServerSource: Sendable {
   case live(devices: [String])
   /// A recording as slot 0, paced and looping.
   case recording(path: String)
-}
 
-/// Where a server's devices come from: how they are found, and the motion
-/// manager of each (a test gives its own).
-struct DSUDeviceSupply {
-  /// The devices there now, in the order found.
-  var discover: () -> [DSUDevice]
-  /// A manager for a device, nothing opened yet.
-  var makeManager: (DSUDevice) -> DeviceMotionManager
-  /// Whether devices come and go (the input directory is watched).
-  var followsHotPlug: Bool
-
-  init(
-    discover: @escaping () -> [DSUDevice],
-    makeManager: @escaping (DSUDevice) -> DeviceMotionManager, followsHotPlug: Bool
-  ) {
-    self.discover = discover
-    self.makeManager = makeManager
-    self.followsHotPlug = followsHotPlug
-  }
-
-  /// The supply of `source`, each manager with `configuration`.
-  init(_ source: DSUServerSource, configuration: DeviceMotionConfiguration) {
-    switch source {
-    case .live(let named):
-      self.init(
-        discover: { DSUDiscovery.scan(named: named).devices },
-        makeManager: { DeviceMotionManager(.device(path: $0.path), configuration: configuration) },
-        followsHotPlug: true)
-    case .recording(let path):
-      let device = DSUDevice.recording(path: path, configuration: configuration)
-      self.init(
-        discover: { [device] },
-        makeManager: { _ in
-          DeviceMotionManager(
-            .source(speed: 1) {
-              try LoopingRecording {
-                try RecordingSource.open(path: path, configuration: configuration)
-              }
-            }, configuration: configuration)
-        }, followsHotPlug: false)
+  /// The hub's selection for it.
+  var selection: DeviceHub.Selection {
+    switch self {
+    case .live(let devices): .live(devices: devices)
+    case .recording(let path): .recording(path: path)
     }
-  }
-}
-
-extension DSUDevice {
-  /// A recording served as a device, named by its path.
-  static func recording(path: String, configuration: DeviceMotionConfiguration) -> DSUDevice {
-    let source = try? RecordingSource.open(path: path, configuration: configuration)
-    return DSUDevice(
-      path: path, name: path, identity: "recording " + path,
-      hasGyroscope: source?.hasGyroscope ?? true)
   }
 }

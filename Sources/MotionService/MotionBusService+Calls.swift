@@ -78,6 +78,8 @@ extension MotionBusService {
     switch (object, member) {
     case (.manager, "ListDevices"):
       if let failure = Self.expect(call, "") { return failure }
+      // A closed device has no descriptor to tell that it went away.
+      hub.rescanIfClosedDeviceWentAway()
       let paths = hub.devices.compactMap { served[$0.number]?.path }
       try bus.reply(to: call, [.array(element: "o", paths.map { .objectPath($0) })])
       return nil

@@ -67,21 +67,32 @@ public final class MotionBusService: LoopParticipant {
     bus.onDeparture = { [unowned self] in clientLeft($0) }
   }
 
-  /// Serves the hub's devices (starting the hub) and follows their changes.
+  /// Serves the hub's devices and follows their changes; starts the hub (a
+  /// hub shared with another consumer is started once, by the first).
   public func start() {
-    hub.onChange = { [unowned self] change in
-      switch change {
+    hub.observe { [unowned self] event in
+      switch event {
       case .added(let device): add(device)
       case .removed(let device): remove(device)
+      case .stateChanged(let device): stateChanged(device)
+      case .problem(let device, let error):
+        served[device.number]?.hubClaim = nil
+        onEvent(.problem(device: device.number, error))
+      case .note(let device, let note): onEvent(.note(device: device.number, note))
       }
     }
-    hub.onStateChange = { [unowned self] in stateChanged($0) }
-    hub.onProblem = { [unowned self] device, error in
-      served[device.number]?.hubClaim = nil
-      onEvent(.problem(device: device.number, error))
-    }
-    hub.onNote = { [unowned self] in onEvent(.note(device: $0.number, $1)) }
     hub.start()
+  }
+
+  /// What a hub's devices are configured with to be served: the attitude
+  /// not smoothed, so that the accelerometer reading (for `Orientation`)
+  /// comes back exactly as user acceleration minus gravity.
+  public static func configuration(_ configuration: DeviceMotionConfiguration)
+    -> DeviceMotionConfiguration
+  {
+    var configuration = configuration
+    configuration.motion.filter = .none
+    return configuration
   }
 
   /// Ends every claim, gives up the name and closes the connection.

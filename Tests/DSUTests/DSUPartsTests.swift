@@ -77,30 +77,4 @@ import Testing
     #expect(DSUDevice.connection(bus: 0x05) == .bluetooth)
     #expect(DSUDevice.connection(bus: 0x18) == .notApplicable)
   }
-
-  @Test func timestampsNeverGoBackAcrossARestart() {
-    var clock = DSUTimestamps()
-    let first = clock.microseconds(for: 0)
-    let second = clock.microseconds(for: 0.004)
-    #expect(second - first == 4000)
-    clock.restart()
-    let third = clock.microseconds(for: 0)
-    #expect(third > second)
-    #expect(clock.microseconds(for: 0.004) - third == 4000)
-  }
-
-  @Test func theRecordingLoopsWithItsClockGoingOn() throws {
-    var source = try LoopingRecording {
-      try RecordingSource.open(path: ServerHarness.demo, configuration: .init())
-    }
-    var last = -1.0
-    var count = 0
-    while count < 3 * 3001, let item = try source.next() {
-      #expect(item.time > last)
-      last = item.time
-      count += 1
-    }
-    #expect(count == 3 * 3001)
-    #expect(last > 24)  // the 12 s demo, past its second pass
-  }
 }

@@ -1,3 +1,4 @@
+import EvdevCore
 import Motion
 import SystemCalls
 import Testing
@@ -9,21 +10,25 @@ import Testing
 @Suite(.serialized) struct DSUSlotsTests {
   /// The devices "plugged in" now, and the managers made for them.
   final class FakeDevices {
-    var plugged: [DSUDevice]
+    var plugged: [HubDeviceDescription]
     var made: [String: DeviceMotionManager] = [:]
 
     init(_ identities: [String]) { plugged = identities.map(Self.device) }
 
-    static func device(_ identity: String) -> DSUDevice {
-      DSUDevice(
+    /// A Bluetooth pad (bus 0x05) whose `uniq` is a MAC.
+    static func device(_ identity: String) -> HubDeviceDescription {
+      let info = DeviceInfo(
+        name: "pad \(identity)",
+        id: DeviceID(bustype: 0x05, vendor: 0x054C, product: 0x0CE6, version: 1),
+        uniq: "a0:5a:5e:00:00:0\(identity.count)")
+      return HubDeviceDescription(
         path: "/dev/input/fake-\(identity)", name: "pad \(identity)", identity: identity,
-        hasGyroscope: true, connection: .bluetooth,
-        mac: MACAddress(uniq: "a0:5a:5e:00:00:0\(identity.count)"))
+        kind: .imu, hasGyroscope: true, info: info)
     }
 
-    var supply: DSUDeviceSupply {
-      DSUDeviceSupply(
-        discover: { [unowned self] in plugged },
+    var supply: HubSupply {
+      HubSupply(
+        discover: { [unowned self] in HubDiscovery.Found(devices: plugged, unreadable: []) },
         makeManager: { [unowned self] device in
           var configuration = DeviceMotionConfiguration()
           configuration.motion.filter = .none
@@ -44,13 +49,13 @@ import Testing
     let harness = try ServerHarness(supply: devices.supply)
     #expect(try harness.slotStates() == [2, 2, 0, 0])
     devices.plugged.removeFirst()
-    harness.server.rescan()
+    harness.server.hub.rescan()
     #expect(try harness.slotStates() == [0, 2, 0, 0])
     devices.plugged.append(FakeDevices.device("CCC"))
-    harness.server.rescan()
+    harness.server.hub.rescan()
     #expect(try harness.slotStates() == [0, 2, 2, 0])  // slot 0 kept for A
     devices.plugged.append(FakeDevices.device("A"))
-    harness.server.rescan()
+    harness.server.hub.rescan()
     #expect(try harness.slotStates() == [2, 2, 2, 0])
     #expect(
       harness.server.status.map { "\($0.slot) \($0.device.identity)" } == ["0 A", "1 BB", "2 CCC"])
@@ -79,7 +84,7 @@ import Testing
   @Test func aMACSubscriptionOpensTheDeviceWithThatMAC() throws {
     let devices = FakeDevices(["A", "BB"])
     let harness = try ServerHarness(supply: devices.supply)
-    let mac = try #require(FakeDevices.device("BB").mac)
+    let mac = try #require(DSUDevice(FakeDevices.device("BB")).mac)
     let packets = try harness.answers(
       to: RequestBytes.padData(flags: 2, mac: mac.bytes), within: 0.2)
     #expect(!packets.isEmpty && packets.allSatisfy { $0[20] == 1 })
@@ -92,7 +97,7 @@ import Testing
     _ = try harness.answers(to: RequestBytes.padData(), within: 0.1)
     #expect(devices.isActive("A"))
     devices.plugged = []
-    harness.server.rescan()
+    harness.server.hub.rescan()
     #expect(!devices.isActive("A"))
     #expect(!harness.server.hasOpenDevice)
     #expect(try harness.slotStates() == [0, 0, 0, 0])
@@ -100,8 +105,8 @@ import Testing
   }
 
   @Test func aDeviceThatCannotBeOpenedIsSaidOnceAndTriedAgainForANewClient() throws {
-    let supply = DSUDeviceSupply(
-      discover: { [FakeDevices.device("A")] },
+    let supply = HubSupply(
+      discover: { HubDiscovery.Found(devices: [FakeDevices.device("A")], unreadable: []) },
       makeManager: { _ in DeviceMotionManager(.recording(path: "/nonexistent.evemu", speed: 1)) },
       followsHotPlug: false)
     let harness = try ServerHarness(supply: supply)

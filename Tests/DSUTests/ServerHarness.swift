@@ -18,11 +18,13 @@ final class ServerHarness {
 
   init(
     allowList: AllowList = AllowList(ranges: [], allowsEveryone: true),
-    supply: DSUDeviceSupply? = nil, limits: DSUService.Limits = .init()
+    supply: HubSupply? = nil, limits: DSUService.Limits = .init()
   ) throws {
     if let supply {
       server = try DSUServer(
-        host: "127.0.0.1", port: 0, allowList: allowList, supply: supply, limits: limits)
+        host: "127.0.0.1", port: 0, allowList: allowList,
+        hub: DeviceHub(supply: supply, configuration: DSUServer.configuration(.init())),
+        ownsHub: true, limits: limits)
     } else {
       server = try DSUServer(
         host: "127.0.0.1", port: 0, allowList: allowList, source: .recording(path: Self.demo))

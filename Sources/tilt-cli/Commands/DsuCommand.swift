@@ -82,7 +82,7 @@ enum DsuCommand: Command {
         "tilt-cli dsu: \(path): no such device node yet; it gets a slot when it appears\n")
     }
     if replay == nil && named.isEmpty && server.status.isEmpty {
-      status.noDevices(DSUDiscovery.scan(named: named).unreadable)
+      status.noDevices(server.hub.unreadable)
     }
     // The status is drawn before each wait, so after every turn; SIGINT or SIGTERM ends the run.
     try loop.run(

@@ -55,7 +55,8 @@ enum ServiceCommand: Command {
     var configuration = DeviceMotionConfiguration()
     configuration.gyroBiasStore = GyroBiasStore()
     let hub = DeviceHub(
-      replay.map { .recording(path: $0) } ?? .live(devices: named), configuration: configuration)
+      replay.map { .recording(path: $0) } ?? .live(devices: named),
+      configuration: MotionBusService.configuration(configuration))
     let service: MotionBusService
     do {
       service = try MotionBusService(hub: hub, version: Version.string)

@@ -1,9 +1,7 @@
-import Motion
-
 /// A recording played again from its start each time it ends, its clock
 /// going on: the second pass starts one median step after the first one's
 /// last sample, so that the time only goes forward.
-struct LoopingRecording: MotionSource {
+package struct LoopingRecording: MotionSource {
   private let open: () throws -> any MotionSource
   private var source: any MotionSource
   /// Added to the current pass's times.
@@ -13,18 +11,18 @@ struct LoopingRecording: MotionSource {
   /// Whether the current pass gave a sample yet (an empty file ends the loop).
   private var passHasSamples = false
 
-  init(_ open: @escaping () throws -> any MotionSource) throws {
+  package init(_ open: @escaping () throws -> any MotionSource) throws {
     self.open = open
     source = try open()
   }
 
-  var hasGyroscope: Bool { source.hasGyroscope }
-  var buttons: Set<UInt16>? { source.buttons }
-  var accelerometerRange: Double? { source.accelerometerRange }
-  var gyroscopeRange: Double? { source.gyroscopeRange }
-  var notes: [String] { source.notes }
+  package var hasGyroscope: Bool { source.hasGyroscope }
+  package var buttons: Set<UInt16>? { source.buttons }
+  package var accelerometerRange: Double? { source.accelerometerRange }
+  package var gyroscopeRange: Double? { source.gyroscopeRange }
+  package var notes: [String] { source.notes }
 
-  mutating func next() throws -> SourceItem? {
+  package mutating func next() throws -> SourceItem? {
     if var item = try source.next() {
       passHasSamples = true
       item.time += offset
