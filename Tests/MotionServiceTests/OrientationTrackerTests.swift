@@ -18,12 +18,15 @@ import Testing
   func anEdgeBeyond35DegreesIsUp(axis: Vector3, expected: DeviceOrientation) {
     var tracker = OrientationTracker()
     #expect(tracker.orientation == .undefined)
-    #expect(!tracker.update(acceleration: Self.leaning(34.9, toward: axis)))
+    let below = tracker.update(acceleration: Self.leaning(34.9, toward: axis))
+    #expect(!below)
     #expect(tracker.orientation == .undefined)
-    #expect(tracker.update(acceleration: Self.leaning(35.1, toward: axis)))
+    let beyond = tracker.update(acceleration: Self.leaning(35.1, toward: axis))
+    #expect(beyond)
     #expect(tracker.orientation == expected)
     // Back within the edges (face up): the value holds.
-    #expect(!tracker.update(acceleration: Vector3(0, 0, 1)))
+    let faceUp = tracker.update(acceleration: Vector3(0, 0, 1))
+    #expect(!faceUp)
     #expect(tracker.orientation == expected)
   }
 
@@ -36,7 +39,8 @@ import Testing
   @Test func nanKeepsTheValueAndResetUndefines() {
     var tracker = OrientationTracker()
     tracker.update(acceleration: Vector3(0, 1, 0))
-    #expect(!tracker.update(acceleration: Vector3(.nan, .nan, .nan)))
+    let nan = tracker.update(acceleration: Vector3(.nan, .nan, .nan))
+    #expect(!nan)
     #expect(tracker.orientation == .normal)
     tracker.reset()
     #expect(tracker.orientation == .undefined)

@@ -65,7 +65,9 @@ class PrivateBus:
         return Client(open_dbus_connection(bus=self.address))
 
     def close(self):
-        self.daemon.terminate()
+        # Killed, not terminated: a test runner may start us with SIGTERM blocked,
+        # and dbus-daemon keeps the mask it inherits.
+        self.daemon.kill()
         self.daemon.wait(5)
         self.daemon.stderr.close()
         self.directory.cleanup()
