@@ -18,6 +18,9 @@ import Testing
     "usr/local/share/zsh/site-functions/_tilt-cli",
     "usr/local/share/fish/vendor_completions.d/tilt-cli.fish",
     "usr/local/lib/systemd/user/tilt-dsu.service",
+    "usr/local/lib/systemd/user/tilt-motion.service",
+    "usr/local/share/dbus-1/services/org.tilt.Motion1.service",
+    "usr/local/share/dbus-1/interfaces/org.tilt.Motion1.xml",
     "etc/udev/rules.d/70-tilt-evdev.rules",
     "etc/udev/rules.d/70-tilt-iio.rules",
   ]
@@ -58,6 +61,33 @@ import Testing
         encoding: .utf8)
       #expect(unit.contains("\nExecStart=/usr/local/bin/tilt-cli dsu\n"), "\(unit)")
       #expect(!unit.contains("@"), "a placeholder left: \(unit)")
+      // The motion service (contract §8): started by the bus through its user unit.
+      let motionUnit = try String(
+        contentsOf: root.appendingPathComponent("usr/local/lib/systemd/user/tilt-motion.service"),
+        encoding: .utf8)
+      for line in [
+        "Type=dbus", "BusName=org.tilt.Motion1", "ExecStart=/usr/local/bin/tilt-cli service",
+      ] {
+        #expect(motionUnit.contains("\n\(line)\n"), "\(motionUnit)")
+      }
+      let activation = try String(
+        contentsOf: root.appendingPathComponent(
+          "usr/local/share/dbus-1/services/org.tilt.Motion1.service"), encoding: .utf8)
+      for line in [
+        "[D-BUS Service]", "Name=org.tilt.Motion1", "Exec=/usr/local/bin/tilt-cli service",
+        "SystemdService=tilt-motion.service",
+      ] {
+        #expect(activation.contains("\(line)\n"), "\(activation)")
+      }
+      #expect(!motionUnit.contains("@") && !activation.contains("@"))
+      let xml = try Data(
+        contentsOf: root.appendingPathComponent(
+          "usr/local/share/dbus-1/interfaces/org.tilt.Motion1.xml"))
+      #expect(
+        xml
+          == (try Data(
+            contentsOf: TiltCLI.packageRoot.appendingPathComponent(
+              "packaging/dbus/org.tilt.Motion1.xml"))))
       // The generated files are the binary's own output.
       let bash = try String(
         contentsOf: root.appendingPathComponent(
@@ -66,16 +96,17 @@ import Testing
     }
   }
 
-  @Test(.needs(systemdAnalyze)) func systemdAcceptsTheUserUnit() throws {
+  @Test(.needs(systemdAnalyze), arguments: ["tilt-dsu.service", "tilt-motion.service"])
+  func systemdAcceptsTheUserUnit(_ name: String) throws {
     try Self.installed { root in
-      let installed = root.appendingPathComponent("usr/local/lib/systemd/user/tilt-dsu.service")
+      let installed = root.appendingPathComponent("usr/local/lib/systemd/user/\(name)")
       // The unit names the binary where it will live; systemd-analyze checks
       // that it exists, so the copy it reads names it under the DESTDIR.
       // (Its --root does not reach user units.)
       let text = try String(contentsOf: installed, encoding: .utf8)
         .replacingOccurrences(
           of: "ExecStart=/usr/local/bin/", with: "ExecStart=\(root.path)/usr/local/bin/")
-      let copy = root.appendingPathComponent("verify/tilt-dsu.service")
+      let copy = root.appendingPathComponent("verify/\(name)")
       try FileManager.default.createDirectory(
         at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
       try text.write(to: copy, atomically: true, encoding: .utf8)

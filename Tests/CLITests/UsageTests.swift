@@ -8,7 +8,8 @@ import Testing
     #expect(r.status == 0)
     #expect(r.stdout.hasPrefix("OVERVIEW: "))
     for name in [
-      "devices", "info", "live", "replay", "record", "tune", "calibrate", "completions", "manpage",
+      "devices", "info", "live", "replay", "record", "tune", "calibrate", "service", "completions",
+      "manpage",
     ] {
       #expect(r.stdout.contains("\n  \(name) "), "help lists \(name)")
     }
@@ -16,7 +17,8 @@ import Testing
   }
 
   @Test(arguments: [
-    "devices", "info", "live", "replay", "record", "tune", "calibrate", "completions", "manpage",
+    "devices", "info", "live", "replay", "record", "tune", "calibrate", "service", "completions",
+    "manpage",
   ])
   func commandHelpHasTheThreeSections(command: String) throws {
     let r = try TiltCLI.run([command, "--help"])

@@ -1,4 +1,6 @@
+import CardServer
 import CommandLineOptions
+import DSU
 import Foundation
 import Motion
 import MotionService
@@ -41,17 +43,10 @@ enum ServiceCommand: Command {
     if replay != nil && !named.isEmpty {
       throw UsageError("--replay serves a recording; it takes no --device")
     }
-    if arguments.string("dsu") == nil && !arguments.strings("allow").isEmpty {
-      throw UsageError("--allow is for --dsu's clients; give --dsu [HOST:]PORT too")
-    }
     if let replay, !FileManager.default.isReadableFile(atPath: replay) {
       throw Failure("\(replay): cannot read the recording")
     }
-    // TODO(lead): --dsu and --allow serve §7 from this hub (one DSU server on
-    // `hub`, a participant of the same loop); until then they are refused.
-    if arguments.string("dsu") != nil {
-      throw Failure("--dsu is not served by 'tilt-cli service' yet; run 'tilt-cli dsu' beside it")
-    }
+    let dsuListening = try dsu(arguments)
     var configuration = DeviceMotionConfiguration()
     configuration.gyroBiasStore = GyroBiasStore()
     let hub = DeviceHub(
@@ -63,6 +58,10 @@ enum ServiceCommand: Command {
     } catch {
       throw Failure(error.description)
     }
+    // §7 from the same hub: one open device, one calibration for both kinds of client.
+    let dsuServer = try dsuListening.map {
+      try DSUServer(host: $0.address.host, port: $0.address.port, allowList: $0.allowList, hub: hub)
+    }
     let status = ServiceStatusDisplay(
       service: service, live: StandardError.isTerminal, describe: LibraryErrorText.describe,
       note: { StandardError.write("tilt-cli service: \($0)\n") }, write: StandardError.write,
@@ -72,8 +71,19 @@ enum ServiceCommand: Command {
     let loop = try EventLoop(handling: [.interrupt, .terminate])
     defer { loop.end() }
     StandardError.write("serving motion on the session bus as \(MotionInterface.busName)\n")
+    if let dsuServer {
+      StandardError.write("serving DSU on udp://\(dsuServer.address)\n")
+      // The service's lines are drawn in place; DSU's changes go above them.
+      let dsuStatus = DSUStatusDisplay(
+        server: dsuServer, live: false, describe: LibraryErrorText.describe,
+        note: { StandardError.write("tilt-cli service: DSU \($0)\n") },
+        write: StandardError.write, writeControl: StandardError.writeControl)
+      dsuServer.onEvent = { dsuStatus.event($0) }
+      dsuServer.start()
+    }
     service.start()
     defer {
+      dsuServer?.stop()
       service.stop()
       hub.finish()
       status.end()
@@ -81,7 +91,7 @@ enum ServiceCommand: Command {
     // The status is drawn before each wait; SIGINT or SIGTERM ends the run.
     do {
       try loop.run(
-        [service, hub],
+        [service, hub] + (dsuServer.map { [$0] } ?? []),
         done: {
           status.draw()
           return false
@@ -90,5 +100,37 @@ enum ServiceCommand: Command {
       throw Failure(error.description)
     }
     return ExitStatus.success
+  }
+
+  /// `--dsu [HOST:]PORT` and its `--allow CIDR`s, checked as `tilt-cli dsu`
+  /// checks `--listen` and `--allow`; nil without `--dsu`.
+  static func dsu(_ arguments: CommandLineArguments) throws
+    -> (address: ServeAddress, allowList: AllowList)?
+  {
+    let allowed = arguments.strings("allow")
+    guard let text = arguments.string("dsu") else {
+      if !allowed.isEmpty {
+        throw UsageError("--allow is for --dsu's clients; give --dsu [HOST:]PORT too")
+      }
+      return nil
+    }
+    let address: ServeAddress
+    do {
+      address = try DsuCommand.listenAddress(text)
+    } catch {
+      throw UsageError(error.description.replacingOccurrences(of: "--listen", with: "--dsu"))
+    }
+    let ranges = try allowed.map { text throws(UsageError) in
+      guard let range = CIDRRange(text) else {
+        throw UsageError("'--allow' needs an address range like 192.168.1.0/24, not '\(text)'")
+      }
+      return range
+    }
+    guard let allowList = AllowList.forListening(host: address.host, ranges: ranges) else {
+      throw UsageError(
+        "--dsu on \(address.host) answers the network: give --allow CIDR for the clients "
+          + "to answer (e.g. --allow 192.168.1.0/24), or serve DSU on 127.0.0.1")
+    }
+    return (address, allowList)
   }
 }
