@@ -210,23 +210,21 @@ public final class MotionBusService: LoopParticipant {
 
   /// A client left the bus: its claims end.
   private func clientLeft(_ client: String) {
-    var had = false
-    for device in served.values where device.claims[client] != nil {
-      had = true
-      release(client, on: device)
-    }
-    if had { onEvent(.clientLeft(client: client)) }
+    let held = served.values.filter { $0.claims[client] != nil }
+    guard !held.isEmpty else { return }
+    onEvent(.clientLeft(client: client))
+    for device in held { release(client, on: device) }
   }
 
   /// Ends `client`'s claim on `device`; the hub claim ends with the last.
   func release(_ client: String, on device: ServedDevice) {
     guard device.claims.removeValue(forKey: client) != nil else { return }
+    onEvent(.released(client: client, device: device.device.number))
     if device.claims.isEmpty {
       device.hubClaim?.release()
       device.hubClaim = nil
     }
     forgetIfIdle(client)
-    onEvent(.released(client: client, device: device.device.number))
   }
 
   /// Stops watching `client` leave once it holds no claim.
