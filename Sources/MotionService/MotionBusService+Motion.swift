@@ -23,7 +23,9 @@ extension MotionBusService {
     }
   }
 
-  /// `Motion(t, (dddd), (ddd), (ddd), (ddd))` to `client` alone.
+  /// `Motion(t, (dddd), (ddd), (ddd), (ddd))` to `client` alone. Kept out
+  /// of line so that callgrind counts a signal's cost apart from the sample's.
+  @inline(never)
   private func sendMotion(
     _ sample: HubMotion, attitude q: Quaternion, to client: String, path: String
   ) throws {

@@ -13,13 +13,9 @@ import Testing
   @Test(.needs(dbusDaemon, python)) func everyPointOfSection8() throws {
     let python = try Self.python.require()
     _ = try Self.dbusDaemon.require()
-    let check = try run(python, ["-c", "import jeepney"])
-    try #require(
-      check.status == 0 || !TestTools.toolsRequired,
-      "jeepney is not installed (apt-get install python3-jeepney)")
-    guard check.status == 0 else { return }
+    guard try Self.jeepneyIsThere(python) else { return }
     let directory = TestTools.packageRoot.appendingPathComponent("Tests/service-client")
-    let result = try run(
+    let result = try Self.run(
       python, ["-m", "unittest", "-v", "test_motion_service"], directory: directory,
       environment: [
         "TILT_CLI": TestTools.tiltCLI.path, "TILT_ROOT": TestTools.packageRoot.path,
@@ -28,7 +24,17 @@ import Testing
     print(result.output)
   }
 
-  private func run(
+  /// Whether `python` imports jeepney; its absence fails the test when
+  /// tools are required, else skips what needs it.
+  static func jeepneyIsThere(_ python: String) throws -> Bool {
+    let check = try run(python, ["-c", "import jeepney"])
+    try #require(
+      check.status == 0 || !TestTools.toolsRequired,
+      "jeepney is not installed (apt-get install python3-jeepney)")
+    return check.status == 0
+  }
+
+  private static func run(
     _ executable: String, _ arguments: [String], directory: URL? = nil,
     environment: [String: String] = [:]
   ) throws -> (status: Int32, output: String) {
