@@ -9,6 +9,7 @@ import math
 import os
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 import unittest
@@ -383,6 +384,50 @@ class LifecycleTests(unittest.TestCase):
         finally:
             client.close()
             service.stop()
+
+
+class DsuFromTheServiceTests(unittest.TestCase):
+    """--dsu: §7 served from the same hub as the bus's clients."""
+
+    def setUp(self):
+        self.bus = PrivateBus()
+        self.service = Service(self.bus, ["--replay", RECORDING, "--dsu", "127.0.0.1:0"], TILT_CLI)
+        self.client = self.bus.connect()
+
+    def tearDown(self):
+        self.client.close()
+        self.service.stop()
+        self.bus.close()
+
+    def test_a_dsu_subscription_is_a_claim_on_the_same_device(self):
+        self.assertEqual(self.service.first_line, START_LINE)
+        line = self.service.process.stderr.readline()
+        self.assertTrue(line.startswith("serving DSU on udp://127.0.0.1:"), line)
+        port = int(line.strip().rsplit(":", 1)[1])
+        sys.path.insert(0, os.path.join(ROOT, "Tests/vm"))
+        import dsuclient
+        dsu = dsuclient.Client(port)
+        try:
+            self.assertEqual(dsu.version(), 1001)
+            self.assertFalse(self.client.get(DEVICE, DEVICE_INTERFACE, "Claimed"))
+            packets = dsu.pad_data(0.5)
+            self.assertGreater(len(packets), 20)
+            # The DSU subscription (alive 5 s) holds the device: Claimed, and open.
+            self.assertTrue(self.client.get(DEVICE, DEVICE_INTERFACE, "Claimed"))
+            self.assertGreater(self.client.get(DEVICE, DEVICE_INTERFACE, "Rate"), 0)
+            # A bus claim on top: each Motion signal is a sample DSU sent too,
+            # with the same timestamp (one device, one clock).
+            queue = self.client.watch(motion_rule(DEVICE), subscribe=False)
+            self.client.claim(DEVICE, 0.01)
+            more = dsu.pad_data(0.3)
+            self.client.pump_until(lambda: len(queue) > 5, 1.0)
+            sent = {fields["timestamp"] for _, fields in packets + more}
+            motion = [m.body[0] for m in queue if min(sent) <= m.body[0] <= max(sent)]
+            self.assertGreater(len(motion), 5)
+            self.assertTrue(set(motion) <= sent, (sorted(motion), sorted(sent)))
+            self.client.release(DEVICE)
+        finally:
+            dsu.close()
 
 
 def switches(pid):
