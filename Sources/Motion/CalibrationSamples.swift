@@ -29,8 +29,8 @@ final class EvdevCalibrationSamples: CalibrationSamples {
   init(devicePath: String, configuration: DeviceMotionConfiguration) throws {
     device = try LiveDevice(path: devicePath)
     info = device.info
-    let profile = try DeviceSetup.profile(
-      for: info, configuration: configuration, device: devicePath)
+    let profile = try DeviceSetup.liveProfile(
+      of: devicePath, info: info, configuration: configuration, onNote: MotionNote.toStandardError)
     guard profile.gyroAxes != nil else {
       device.close()
       throw TiltError.noGyroscope(path: devicePath, name: info.name)
@@ -56,8 +56,7 @@ final class IIOCalibrationSamples: CalibrationSamples {
   let info: DeviceInfo
   private let device: IIOMotionDevice
 
-  init(reference: String, configuration: DeviceMotionConfiguration) throws {
-    let imu = try IIOUsability.imu(reference)
+  init(imu: IIOIMU, reference: String, configuration: DeviceMotionConfiguration) throws {
     guard imu.gyroscope != nil else {
       throw TiltError.noGyroscope(path: reference, name: imu.accelerometer.name)
     }

@@ -51,36 +51,27 @@ public enum DeviceChoice {
     ProcessInfo.processInfo.environment["TILT_INPUT_DIR"] ?? "/dev/input"
   }
 
-  /// The first device that can drive the card: an evdev IMU or accelerometer,
-  /// then an IIO sensor (its accelerometer's `/dev/iio:deviceN`, a gyroscope
-  /// on its hub first), then a joystick.
+  /// The first device that can drive the card: of the hub's devices
+  /// (``HubDiscovery``), an evdev IMU, then an evdev accelerometer, then an
+  /// IIO sensor (its accelerometer's `/dev/iio:deviceN`, a gyroscope on its
+  /// hub first); else a joystick.
   public static func firstMotionDeviceIfAny() -> String? {
     let listing = DeviceListing.scan()
-    let usable = listing.entries.filter {
-      $0.profile.map { $0.kind != .unsupported } ?? false
-    }
-    let rank: [DeviceKind: Int] = [.imu: 0, .accelerometer: 1, .joystick: 2]
-    let best = usable.min {
-      rank[$0.profile!.kind, default: 3] < rank[$1.profile!.kind, default: 3]
-    }
-    if let best, best.profile!.kind != .joystick { return best.device.path }
-    let imus = IIOIMU.group(listing.iioDevices).filter { IIOUsability.reason(for: $0) == nil }
-    if let imu = imus.first(where: { $0.gyroscope != nil }) ?? imus.first {
-      return imu.accelerometer.nodePath
-    }
-    return best?.device.path
+    let devices = HubDiscovery.found(in: listing).devices
+    let evdev = devices.filter { if case .evdev = $0.node { true } else { false } }
+    if let best = evdev.first(where: { $0.kind == .imu }) ?? evdev.first { return best.path }
+    let iio = devices.filter { if case .iio = $0.node { true } else { false } }
+    if let best = iio.first(where: \.hasGyroscope) ?? iio.first { return best.path }
+    return listing.entries.first { $0.profile?.kind == .joystick }?.device.path
   }
 
-  /// The first device with a gyroscope (`tilt-cli calibrate`): an evdev
-  /// one, else an IIO IMU's accelerometer node; or why there is none.
+  /// The first device with a gyroscope (`tilt-cli calibrate`): of the
+  /// hub's devices, an evdev one, else an IIO IMU's accelerometer node; or
+  /// why there is none.
   public static func firstGyroscopeDevice() throws -> String {
-    let listing = DeviceListing.scan()
-    let withGyroscope = listing.entries.first { $0.profile?.gyroAxes != nil }
-    if let path = withGyroscope?.device.path { return path }
-    let iio = IIOIMU.group(listing.iioDevices).first {
-      $0.gyroscope != nil && IIOUsability.reason(for: $0) == nil
-    }
-    if let iio { return iio.accelerometer.nodePath }
+    let devices = HubDiscovery.scan().devices.filter(\.hasGyroscope)
+    let evdev = devices.first { if case .evdev = $0.node { true } else { false } }
+    if let path = (evdev ?? devices.first)?.path { return path }
     _ = try firstMotionDevice()
     throw TiltError.noGyroscopeDevice(directory: inputDirectory)
   }

@@ -386,15 +386,16 @@ extension MotionInput {
   ) throws -> any MotionDevice {
     switch self {
     case .device(let path):
-      let path = try path ?? DeviceChoice.firstMotionDevice()
-      if IIOIMU.isIIOReference(path) {
+      switch try MotionNode.resolve(path ?? DeviceChoice.firstMotionDevice()) {
+      case .iio(let imu):
         return IIOMotionDevice(
-          imu: try IIOUsability.imu(path), configuration: configuration,
-          waitsForReconnect: waitsForReconnect, onNote: onNote)
+          imu: imu, configuration: configuration, waitsForReconnect: waitsForReconnect,
+          onNote: onNote)
+      case .evdev(let path):
+        return try LiveMotionDevice(
+          path: path, configuration: configuration, waitsForReconnect: waitsForReconnect,
+          onNote: onNote)
       }
-      return try LiveMotionDevice(
-        path: path, configuration: configuration, waitsForReconnect: waitsForReconnect,
-        onNote: onNote)
     case .recording(let path, let speed):
       return try RecordingDevice(
         RecordingSource.open(path: path, configuration: configuration), speed: speed, path: path)

@@ -20,6 +20,25 @@ public enum DeviceSetup {
     return profile
   }
 
+  /// The profile of the live evdev node at `path` described by `info`: the
+  /// configuration's mount matrix, else udev's `ACCEL_MOUNT_MATRIX` (a
+  /// malformed one is a note to `onNote`, and left out). The one profile of
+  /// a live node, for every reader of it (live, calibrate), so that the bias
+  /// calibrate stores is in the frame live removes it in.
+  public static func liveProfile(
+    of path: String, info: DeviceInfo, configuration: DeviceMotionConfiguration,
+    onNote: (MotionNote) -> Void
+  ) throws(TiltError) -> DeviceProfile {
+    let udevMatrix =
+      configuration.mountMatrix != nil
+      ? nil
+      : udevMountMatrix(
+        UdevProperties.accelMountMatrix(forDevicePath: path), device: path,
+        warn: { onNote(.ignoredUdevMountMatrix($0)) })
+    return try profile(
+      for: info, configuration: configuration, device: path, udevMatrix: udevMatrix)
+  }
+
   /// The key codes of a device whose motion node has `profile` and whose
   /// buttons may sit on a paired node (`pairedButtons`): what
   /// ``Buttons/primary(among:)`` chooses the flip button from.

@@ -39,10 +39,13 @@ public final class GyroCalibrator {
   /// gyroscope.
   public init(devicePath: String, configuration: DeviceMotionConfiguration = .init()) throws {
     self.devicePath = devicePath
-    samples =
-      IIOIMU.isIIOReference(devicePath)
-      ? try IIOCalibrationSamples(reference: devicePath, configuration: configuration)
-      : try EvdevCalibrationSamples(devicePath: devicePath, configuration: configuration)
+    switch try MotionNode.resolve(devicePath) {
+    case .iio(let imu):
+      samples = try IIOCalibrationSamples(
+        imu: imu, reference: devicePath, configuration: configuration)
+    case .evdev(let path):
+      samples = try EvdevCalibrationSamples(devicePath: path, configuration: configuration)
+    }
   }
 
   deinit { samples.close() }

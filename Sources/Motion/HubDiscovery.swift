@@ -20,10 +20,13 @@ public struct HubDeviceDescription: Hashable, Sendable {
   public var hasGyroscope: Bool
   /// An evdev device's description (bus, `uniq`, `phys`); `nil` for IIO and recordings.
   public var info: DeviceInfo?
+  /// The node, as ``MotionNode`` decided it; `nil` for a recording, or a
+  /// node named but not found usable (opening it says why).
+  public var node: MotionNode?
 
   public init(
     path: String, name: String, identity: String, kind: DeviceKind, hasGyroscope: Bool,
-    info: DeviceInfo? = nil
+    info: DeviceInfo? = nil, node: MotionNode? = nil
   ) {
     self.path = path
     self.name = name
@@ -31,6 +34,7 @@ public struct HubDeviceDescription: Hashable, Sendable {
     self.kind = kind
     self.hasGyroscope = hasGyroscope
     self.info = info
+    self.node = node
   }
 
   /// An evdev node as `devices` classified it.
@@ -39,7 +43,7 @@ public struct HubDeviceDescription: Hashable, Sendable {
       !info.uniq.isEmpty ? "uniq " + info.uniq : !info.phys.isEmpty ? "phys " + info.phys : path
     self.init(
       path: path, name: info.name, identity: identity, kind: profile.kind,
-      hasGyroscope: profile.gyroAxes != nil, info: info)
+      hasGyroscope: profile.gyroAxes != nil, info: info, node: .evdev(path: path))
   }
 
   /// An IIO IMU: its accelerometer with the gyroscope of its hub, as one device.
@@ -47,7 +51,8 @@ public struct HubDeviceDescription: Hashable, Sendable {
     self.init(
       path: imu.accelerometer.nodePath, name: imu.name,
       identity: "iio " + imu.accelerometer.sysfsPath,
-      kind: imu.gyroscope != nil ? .imu : .accelerometer, hasGyroscope: imu.gyroscope != nil)
+      kind: imu.gyroscope != nil ? .imu : .accelerometer, hasGyroscope: imu.gyroscope != nil,
+      node: .iio(imu))
   }
 }
 
@@ -73,7 +78,11 @@ public enum HubDiscovery {
   /// classified (no read access) stays, as itself, so that opening it says
   /// why; one that is not there is left out until it appears.
   public static func scan(named: [String] = []) -> Found {
-    let listing = DeviceListing.scan()
+    found(in: DeviceListing.scan(), named: named)
+  }
+
+  /// What ``scan(named:)`` finds in `listing`.
+  public static func found(in listing: DeviceListing, named: [String] = []) -> Found {
     var devices: [HubDeviceDescription] = []
     var unreadable: [DeviceError] = []
     for entry in listing.entries {

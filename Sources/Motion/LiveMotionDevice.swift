@@ -70,14 +70,8 @@ public final class LiveMotionDevice {
     // fast IMU): read what arrives while setting up, so none is dropped.
     var early = try device.readFrames()
     info = device.info
-    let warn = { (ignored: IgnoredMountMatrix) in onNote(.ignoredUdevMountMatrix(ignored)) }
-    let udevMatrix =
-      configuration.mountMatrix != nil
-      ? nil
-      : DeviceSetup.udevMountMatrix(
-        UdevProperties.accelMountMatrix(forDevicePath: path), device: path, warn: warn)
-    profile = try DeviceSetup.profile(
-      for: device.info, configuration: configuration, device: path, udevMatrix: udevMatrix)
+    profile = try DeviceSetup.liveProfile(
+      of: path, info: device.info, configuration: configuration, onNote: onNote)
     decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
     early += try device.readFrames()
     let paired = DeviceSetup.pairedButtons(of: path, info: device.info)

@@ -7,7 +7,7 @@ import IIO
 /// An IIO reference (`/dev/iio:deviceN`, `iio:deviceN`, or its sysfs
 /// directory) names an IIO IMU: the accelerometer with the gyroscope of its
 /// hub. Anything else is an evdev node.
-public enum MotionNode: Sendable {
+public enum MotionNode: Hashable, Sendable {
   /// An evdev node (`/dev/input/eventN`), classified when it is opened.
   case evdev(path: String)
   /// An IIO IMU that this user can read.

@@ -2565,6 +2565,11 @@ import lifecyclescenario  # noqa: E402
 
 lifecyclescenario.register(sys.modules[__name__])
 
+# 50-: the device hub (its profile, the D-Bus service on it), in their own module.
+import hubscenarios  # noqa: E402
+
+hubscenarios.register(sys.modules[__name__])
+
 
 def main():
     global CLI, WORK, CLI_BEFORE

@@ -31,7 +31,7 @@ enum InfoCommand: Command {
       throw UsageError("missing SOURCE (an evdev node, an evemu recording or a CSV log)")
     }
     let seconds = arguments.number("measure") ?? 1
-    if IIOIMU.isIIOReference(source) {
+    if MotionNode.isIIO(source) {
       return try IIOCommands.info(reference: source, json: arguments.has("json"), measure: seconds)
     }
     let report = try SourceReport.make(for: source, measureSeconds: seconds) { note in

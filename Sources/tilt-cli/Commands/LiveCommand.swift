@@ -30,7 +30,8 @@ enum LiveCommand: Command {
   /// The live loop of the library, into the sink the options ask for, with
   /// the terminal's keys; exit 1 when the device went away.
   static func live(options: PipelineOptions, devicePath: String, wait: Bool) throws -> Int32 {
-    let iio = IIOIMU.isIIOReference(devicePath) ? try IIOUsability.imu(devicePath) : nil
+    var iio: IIOIMU?
+    if case .iio(let imu) = try MotionNode.resolve(devicePath) { iio = imu }
     var configuration = try options.tiltConfiguration()
     configuration.gyroBiasStore = GyroBiasStore()
     let manager = try TiltMotionManager(

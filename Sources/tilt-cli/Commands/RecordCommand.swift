@@ -28,11 +28,13 @@ enum RecordCommand: Command {
     }
     let duration = arguments.number("duration")
     let device = try arguments.string("device") ?? DeviceChoice.firstMotionDevice()
-    if IIOIMU.isIIOReference(device) {
-      return try IIOCommands.record(reference: device, outputPath: output, duration: duration)
+    switch try MotionNode.resolve(device) {
+    case .iio(let imu):
+      return try IIOCommands.record(imu, outputPath: output, duration: duration)
+    case .evdev(let path):
+      return try Recorder(
+        device: LiveDevice(path: path), devicePath: path, outputPath: output, duration: duration
+      ).run()
     }
-    return try Recorder(
-      device: LiveDevice(path: device), devicePath: device, outputPath: output, duration: duration
-    ).run()
   }
 }

@@ -19,8 +19,7 @@ enum IIOCommands {
   }
 
   /// `record` of an IIO sensor: contract §2.3's CSV log (``IIORecorder``).
-  static func record(reference: String, outputPath: String, duration: Double?) throws -> Int32 {
-    let imu = try IIOUsability.imu(reference)
+  static func record(_ imu: IIOIMU, outputPath: String, duration: Double?) throws -> Int32 {
     let outcome = try IIORecorder(imu: imu, outputPath: outputPath, duration: duration).run(
       onStart: {
         StandardError.write(
