@@ -213,3 +213,18 @@ def write_edges_recording(path, rate=100.0):
         for i, (up, gyro) in enumerate(rows):
             f.write("%.4f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n" % ((i * dt,) + up + gyro))
     return len(rows) * dt
+
+
+def write_rest_recording(path, bias_deg_s=(0.5, -0.3, 0.2), seconds=8.0, rate=100.0):
+    """A CSV of a card lying still face up, with sensor noise and a steady
+    gyroscope bias (deg/s) for the fusion to learn at rest."""
+    import random
+    generator = random.Random(1)
+    with open(path, "w") as f:
+        f.write("t_s,acc_x_g,acc_y_g,acc_z_g,gyr_x_deg_s,gyr_y_deg_s,gyr_z_deg_s\n")
+        for i in range(int(seconds * rate)):
+            noise = lambda s: generator.gauss(0, s)
+            f.write("%.4f,%.5f,%.5f,%.5f,%.4f,%.4f,%.4f\n" % (
+                i / rate, noise(0.002), noise(0.002), 1 + noise(0.002),
+                bias_deg_s[0] + noise(0.02), bias_deg_s[1] + noise(0.02),
+                bias_deg_s[2] + noise(0.02)))

@@ -7,6 +7,8 @@ dbus-daemon, the built tilt-cli, and a client that knows only §8.
 
 import math
 import os
+import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -17,7 +19,7 @@ import xml.etree.ElementTree as ElementTree
 
 from motion_client import (
     DEVICE_INTERFACE, MANAGER, NAME, PROPERTIES, CallError, PrivateBus, Service, motion_rule,
-    properties_rule, write_edges_recording)
+    properties_rule, write_edges_recording, write_rest_recording)
 from jeepney.low_level import HeaderFields
 
 TILT_CLI = os.environ.get("TILT_CLI", "tilt-cli")
@@ -310,11 +312,48 @@ class LifecycleTests(unittest.TestCase):
         try:
             self.assertEqual(service.first_line, START_LINE)
             client.claim(DEVICE, 0.05)
-            status, _ = service.stop()
+            time.sleep(0.3)
+            client.release(DEVICE)
+            time.sleep(1.2)
+            status, rest = service.stop()
             self.assertEqual(status, 0)
             self.assertFalse(owner_exists(client, NAME))
+            # Not a terminal: the changes alone, a line each, no status lines.
+            lines = rest.splitlines()
+            self.assertTrue(all(line.startswith("tilt-cli service: ") for line in lines), rest)
+            for change in ("device 0: opened", "claimed, every 0.05 s", "released",
+                           "device 0: closed"):
+                self.assertTrue(any(change in line for line in lines), (change, rest))
+            self.assertNotIn("claim(s)", rest)
         finally:
             client.close()
+
+    def test_on_a_terminal_one_line_per_device_in_place(self):
+        script = shutil.which("script")
+        if script is None:
+            self.skipTest("needs script (util-linux) for a terminal")
+        command = "%s service --replay %s" % (shlex.quote(TILT_CLI), shlex.quote(RECORDING))
+        terminal = subprocess.Popen([script, "-qfec", command, "/dev/null"],
+                                    env=self.bus.environment(), stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        client = self.bus.connect()
+        try:
+            self.assertTrue(wait_for(lambda: owner_exists(client, NAME), 10))
+            client.claim(DEVICE, 0.05)
+            time.sleep(1.5)
+            pid = client.call("/org/freedesktop/DBus", "org.freedesktop.DBus",
+                              "GetConnectionUnixProcessID", "s", (NAME,),
+                              destination="org.freedesktop.DBus")[0]
+            os.kill(pid, signal.SIGTERM)
+            output = terminal.communicate(timeout=10)[0].decode("utf-8", "replace")
+        finally:
+            client.close()
+            if terminal.poll() is None:
+                terminal.kill()
+                terminal.wait()
+        self.assertEqual(terminal.returncode, 0, output)
+        self.assertIn("\x1b[1A\x1b[2K", output)  # lines redrawn in place
+        self.assertRegex(output, r"device 0  .*edges\.csv +\d+ Hz  1 claim\(s\)  bias")
 
     def test_sigint_exits_0(self):
         service = Service(self.bus, ["--replay", RECORDING], TILT_CLI)
@@ -384,6 +423,40 @@ class LifecycleTests(unittest.TestCase):
         finally:
             client.close()
             service.stop()
+
+
+class CalibrationTests(unittest.TestCase):
+    """GyroscopeBias and Calibration announced as the fusion learns a bias at rest."""
+
+    def test_the_bias_learned_at_rest_is_announced_and_removed(self):
+        recording = os.path.join(WORK.name, "rest.csv")
+        write_rest_recording(recording, bias_deg_s=(0.5, -0.3, 0.2))
+        bus = PrivateBus()
+        service = Service(bus, ["--replay", recording], TILT_CLI)
+        client = bus.connect()
+        try:
+            self.assertEqual(client.get(DEVICE, DEVICE_INTERFACE, "Calibration"), "none")
+            changes = client.watch(properties_rule(DEVICE))
+            motions = client.watch(motion_rule(DEVICE), subscribe=False)
+            client.claim(DEVICE, 0.1)
+
+            def learned():
+                values = [m.body[1] for m in changes]
+                biases = [v["GyroscopeBias"][1] for v in values if "GyroscopeBias" in v]
+                return (any(v.get("Calibration", ("s", ""))[1] == "learned" for v in values)
+                        and biases and all(abs(b - e) < 0.03
+                                           for b, e in zip(biases[-1], (0.5, -0.3, 0.2))))
+
+            self.assertTrue(client.pump_until(learned, 7.5),
+                            [m.body[1] for m in changes if "Rate" not in m.body[1]])
+            motions.clear()
+            client.pump_until(lambda: len(motions) > 0, 1.0)
+            rate = motions[-1].body[3]
+            self.assertLess(max(abs(r) for r in rate), math.radians(0.05), rate)
+        finally:
+            client.close()
+            service.stop()
+            bus.close()
 
 
 class DsuFromTheServiceTests(unittest.TestCase):
