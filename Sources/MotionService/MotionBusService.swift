@@ -151,12 +151,12 @@ public final class MotionBusService: LoopParticipant {
   }
 
   /// Processes the bus; announces the rates that are due. Throws
-  /// ``MotionServiceError/bus(_:)`` when the connection is lost.
+  /// ``MotionServiceError/lost(_:)`` when the connection is lost.
   public func service(ready: Set<Int32>) throws {
     do {
       try bus.service(ready: ready)
     } catch let error as BusError {
-      throw MotionServiceError.bus(error)
+      throw MotionServiceError.lost(error)
     }
     let now = MonotonicInstant.now.secondsValue
     for device in served.values {

@@ -388,6 +388,14 @@ class LifecycleTests(unittest.TestCase):
         self.assertIn("no session bus", result.stderr)
         self.assertIn("DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent/tilt-bus", result.stderr)
 
+    def test_losing_the_bus_is_exit_1_naming_it(self):
+        service = Service(self.bus, ["--replay", RECORDING], TILT_CLI)
+        self.bus.daemon.kill()
+        self.bus.daemon.wait()
+        status, rest = service.stop()
+        self.assertEqual(status, 1)
+        self.assertIn("lost the session bus", rest)
+
     def test_activation_through_the_servicedir(self):
         # The installed service file, its Exec= pointed at the built binary and the recording.
         with open(os.path.join(ROOT, "packaging/dbus/org.tilt.Motion1.service.in")) as f:
