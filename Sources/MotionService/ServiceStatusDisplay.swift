@@ -54,6 +54,17 @@ public final class ServiceStatusDisplay {
     lastDraw = 0
   }
 
+  /// No device at start: why, when some could not be opened (`unreadable`).
+  public func noDevices(_ unreadable: [any Error]) {
+    erase()
+    if let first = unreadable.first {
+      note(
+        "no motion device yet; \(unreadable.count) could not be opened: \(describe(first))")
+    } else {
+      note("no motion device yet; ListDevices is empty until one is plugged in")
+    }
+  }
+
   /// Redraws the devices' lines on a terminal (at most 4 times a second).
   public func draw() {
     guard live else { return }

@@ -388,6 +388,28 @@ class LifecycleTests(unittest.TestCase):
         self.assertIn("no session bus", result.stderr)
         self.assertIn("DBUS_SESSION_BUS_ADDRESS=unix:path=/nonexistent/tilt-bus", result.stderr)
 
+    def test_no_device_is_an_empty_list_and_a_note(self):
+        with tempfile.TemporaryDirectory() as empty:
+            env = self.bus.environment()
+            env["TILT_INPUT_DIR"] = empty
+            process = subprocess.Popen([TILT_CLI, "service"], env=env, stdin=subprocess.DEVNULL,
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                       text=True)
+            self.assertEqual(process.stderr.readline(), START_LINE)
+            self.assertIn("no motion device yet", process.stderr.readline())
+            client = self.bus.connect()
+            try:
+                self.assertEqual(client.list_devices(), [])
+                with self.assertRaises(CallError) as caught:
+                    client.claim(DEVICE, 0.1)
+                self.assertEqual(caught.exception.name,
+                                 "org.freedesktop.DBus.Error.UnknownObject")
+            finally:
+                client.close()
+                process.send_signal(signal.SIGTERM)
+                self.assertEqual(process.wait(10), 0)
+                process.stderr.close()
+
     def test_losing_the_bus_is_exit_1_naming_it(self):
         service = Service(self.bus, ["--replay", RECORDING], TILT_CLI)
         self.bus.daemon.kill()

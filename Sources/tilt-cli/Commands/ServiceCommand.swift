@@ -82,6 +82,13 @@ enum ServiceCommand: Command {
       dsuServer.start()
     }
     service.start()
+    for path in named where !FileManager.default.fileExists(atPath: path) {
+      StandardError.write(
+        "tilt-cli service: \(path): no such device node yet; it is served when it appears\n")
+    }
+    if replay == nil && named.isEmpty && hub.devices.isEmpty {
+      status.noDevices(hub.unreadable)
+    }
     defer {
       dsuServer?.stop()
       service.stop()
