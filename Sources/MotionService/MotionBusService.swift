@@ -76,8 +76,11 @@ public final class MotionBusService: LoopParticipant {
       case .removed(let device): remove(device)
       case .stateChanged(let device): stateChanged(device)
       case .problem(let device, let error):
-        served[device.number]?.hubClaim = nil
+        // Closed until a new claim: the service's is let go, and the next
+        // Claim (a client's again, or a new one) takes one anew.
         onEvent(.problem(device: device.number, error))
+        served[device.number]?.hubClaim?.release()
+        served[device.number]?.hubClaim = nil
       case .note(let device, let note): onEvent(.note(device: device.number, note))
       }
     }
