@@ -8,8 +8,9 @@ import Testing
 /// the manager, and a device that comes back at its old path, seen by a
 /// client in Python on a private bus while the test drives a hub whose
 /// devices it chooses (there is no uinput on a build machine; the VM plugs
-/// real ones).
-@Suite struct HotPlugOverTheBusTests {
+/// real ones); and a device that cannot be opened. Serialized: each test
+/// points the process's `DBUS_SESSION_BUS_ADDRESS` at its own bus.
+@Suite(.serialized) struct HotPlugOverTheBusTests {
   /// The hub's devices, changed by the test between rescans.
   final class Present {
     var devices: [HubDeviceDescription] = []
@@ -85,6 +86,60 @@ import Testing
 
         """)
   }
+
+  static let busctl = Tool("busctl", package: "systemd")
+
+  /// A device that cannot be opened: its Claim is the bus's `Failed` error,
+  /// naming the device, and it is not left claimed.
+  @Test(.needs(ServiceClientTests.dbusDaemon, busctl))
+  func aClaimThatCannotOpenIsAnErrorAndLeavesNoClaim() throws {
+    let busctl = try Self.busctl.require()
+    let bus = try PrivateBus()
+    defer { bus.close() }
+    setenv("DBUS_SESSION_BUS_ADDRESS", bus.address, 1)
+    let device = Self.description("event3")
+    let missing = bus.directory.appendingPathComponent("gone.evemu").path
+    let hub = DeviceHub(
+      supply: HubSupply(
+        discover: { HubDiscovery.Found(devices: [device], unreadable: []) },
+        makeManager: { _ in DeviceMotionManager(.recording(path: missing, speed: 1)) },
+        followsHotPlug: false))
+    let service = try MotionBusService(hub: hub, version: "test")
+    defer { service.stop() }
+    service.start()
+    let loop = try EventLoop()
+    defer { loop.end() }
+    func call(_ arguments: [String]) throws -> (status: Int32, output: String) {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: busctl)
+      process.arguments = ["--user"] + arguments
+      process.environment = ["DBUS_SESSION_BUS_ADDRESS": bus.address]
+      let output = Pipe()
+      process.standardOutput = output
+      process.standardError = output
+      try process.run()
+      let end = Date().addingTimeInterval(10)
+      while process.isRunning && Date() < end {
+        let soon = MonotonicInstant(nanoseconds: MonotonicInstant.now.nanoseconds + 20_000_000)
+        try loop.run([service, hub], until: soon)
+      }
+      process.waitUntilExit()
+      let text = String(
+        decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      return (process.terminationStatus, text)
+    }
+    let path = "/org/tilt/Motion1/devices/0"
+    let claim = try call([
+      "call", "org.tilt.Motion1", path, "org.tilt.Motion1.Device", "Claim", "d", "0.1",
+    ])
+    #expect(claim.status != 0)
+    #expect(claim.output.contains("/dev/input/event3 cannot be opened"), "\(claim.output)")
+    let claimed = try call([
+      "get-property", "org.tilt.Motion1", path, "org.tilt.Motion1.Device", "Claimed",
+    ])
+    #expect(claimed.output == "b false\n", "\(claimed.output)")
+  }
+
 }
 
 /// A dbus-daemon of the test's own, on a socket in a temporary directory.
