@@ -28,8 +28,7 @@ import Testing
     guard try ServiceClientTests.jeepneyIsThere(python) else { return }
     let bus = try PrivateBus()
     defer { bus.close() }
-    // sd-bus's session bus is the one this variable names.
-    setenv("DBUS_SESSION_BUS_ADDRESS", bus.address, 1)
+    bus.becomeTheSessionBus()
     let present = Present()
     let a = Self.description("event7")
     let b = Self.description("event9")
@@ -96,7 +95,7 @@ import Testing
     let busctl = try Self.busctl.require()
     let bus = try PrivateBus()
     defer { bus.close() }
-    setenv("DBUS_SESSION_BUS_ADDRESS", bus.address, 1)
+    bus.becomeTheSessionBus()
     let device = Self.description("event3")
     let missing = bus.directory.appendingPathComponent("gone.evemu").path
     let hub = DeviceHub(
@@ -147,6 +146,8 @@ final class PrivateBus {
   let directory: URL
   let address: String
   private let daemon = Process()
+  /// The variable's value before ``becomeTheSessionBus()``; nil: not changed.
+  private var previous: String??
 
   init() throws {
     directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -178,7 +179,18 @@ final class PrivateBus {
     }
   }
 
+  /// Points `DBUS_SESSION_BUS_ADDRESS` (sd-bus's session bus) here until ``close()``.
+  func becomeTheSessionBus() {
+    previous = .some(ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"])
+    setenv("DBUS_SESSION_BUS_ADDRESS", address, 1)
+  }
+
   func close() {
+    switch previous {
+    case .some(.some(let value)): setenv("DBUS_SESSION_BUS_ADDRESS", value, 1)
+    case .some(.none): unsetenv("DBUS_SESSION_BUS_ADDRESS")
+    case .none: break
+    }
     // Killed: a test runner may block SIGTERM, and dbus-daemon keeps that mask.
     kill(daemon.processIdentifier, SIGKILL)
     daemon.waitUntilExit()
