@@ -41,13 +41,14 @@ public final class DSUServer: LoopParticipant {
   ) throws {
     try self.init(
       host: host, port: port, allowList: allowList,
-      hub: DeviceHub(source.selection, configuration: Self.configuration(deviceConfiguration)),
+      hub: DeviceHub(source.selection, configuration: deviceConfiguration.unsmoothed),
       ownsHub: true, serverID: serverID)
   }
 
   /// Binds `host:port` and serves the devices of `hub`, which other
   /// consumers may share: the hub is a participant of the loop itself
-  /// (before the server), made with ``configuration(_:)`` and started after
+  /// (before the server), made with a configuration
+  /// ``Motion/DeviceMotionConfiguration/unsmoothed`` and started after
   /// the server's ``start()``.
   public convenience init(
     host: String, port: UInt16, allowList: AllowList, hub: DeviceHub,
@@ -55,17 +56,6 @@ public final class DSUServer: LoopParticipant {
   ) throws {
     try self.init(
       host: host, port: port, allowList: allowList, hub: hub, ownsHub: false, serverID: serverID)
-  }
-
-  /// What a hub's devices are configured with to serve DSU: the attitude not
-  /// smoothed, so that the accelerometer reading comes back exactly as user
-  /// acceleration minus gravity.
-  public static func configuration(_ configuration: DeviceMotionConfiguration)
-    -> DeviceMotionConfiguration
-  {
-    var configuration = configuration
-    configuration.motion.filter = .none
-    return configuration
   }
 
   init(

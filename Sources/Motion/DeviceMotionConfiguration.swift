@@ -21,3 +21,14 @@ public struct DeviceMotionConfiguration: Sendable {
 
   public init() {}
 }
+
+extension DeviceMotionConfiguration {
+  /// The same, with the attitude not smoothed: what a hub's devices are
+  /// served with (DSU, the D-Bus service), so that the accelerometer reading
+  /// comes back exactly as user acceleration minus gravity.
+  public var unsmoothed: DeviceMotionConfiguration {
+    var configuration = self
+    configuration.motion.filter = .none
+    return configuration
+  }
+}

@@ -45,6 +45,7 @@ public final class HubDevice {
   private let makeManager: () -> DeviceMotionManager
   private let onEvent: (DeviceHub.Event) -> Void
   private var claims: [HubClaim] = []
+  private var watchers: [(HubMotion) -> Void] = []
   private var clock = HubTimestamps()
   private var rate = RateWindow()
   private var storedBias: Vector3?
@@ -79,6 +80,13 @@ public final class HubDevice {
     }
     onEvent(.stateChanged(self))
     return claim
+  }
+
+  /// Calls `handler` with each sample's motion while the device is open,
+  /// whoever holds it, for as long as the device is there; it holds
+  /// nothing open by itself (a consumer's view of what others claimed).
+  public func watch(_ handler: @escaping (HubMotion) -> Void) {
+    watchers.append(handler)
   }
 
   func release(_ claim: HubClaim) {
@@ -143,6 +151,7 @@ public final class HubDevice {
     close()
     let ended = claims
     claims.removeAll()
+    watchers.removeAll()
     for claim in ended { claim.drop() }
     try? manager?.finishUpdates()
   }
@@ -173,6 +182,7 @@ public final class HubDevice {
     rate.count(at: LoopClock.now())
     let update = HubMotion(
       motion: motion, timestampMicroseconds: clock.microseconds(for: motion.timestamp))
+    for watcher in watchers { watcher(update) }
     for claim in claims { claim.deliver(update) }
   }
 }

@@ -1,15 +1,20 @@
 import Attitude
 import Motion
 
-/// A sample of a claimed device: its orientation, then a Motion signal to
-/// each client whose interval has come.
+/// A sample of an open device: its orientation (whoever holds it open, a
+/// DSU client too), and for the service's claim a Motion signal to each
+/// client whose interval has come.
 extension MotionBusService {
-  func deliver(_ sample: HubMotion, from served: ServedDevice) {
+  func observe(_ sample: HubMotion, of served: ServedDevice) {
     let motion = sample.motion
     served.latestAttitude = motion.attitude
     if served.orientation.update(acceleration: motion.userAcceleration - motion.gravity) {
       announce(served, rate: false)
     }
+  }
+
+  func deliver(_ sample: HubMotion, from served: ServedDevice) {
+    let motion = sample.motion
     for claim in served.claims.values {
       let reference = claim.reference ?? motion.attitude
       claim.reference = reference

@@ -87,17 +87,6 @@ public final class MotionBusService: LoopParticipant {
     hub.start()
   }
 
-  /// What a hub's devices are configured with to be served: the attitude
-  /// not smoothed, so that the accelerometer reading (for `Orientation`)
-  /// comes back exactly as user acceleration minus gravity.
-  public static func configuration(_ configuration: DeviceMotionConfiguration)
-    -> DeviceMotionConfiguration
-  {
-    var configuration = configuration
-    configuration.motion.filter = .none
-    return configuration
-  }
-
   /// Ends every claim, gives up the name and closes the connection.
   public func stop() {
     guard !stopped else { return }
@@ -175,6 +164,7 @@ public final class MotionBusService: LoopParticipant {
     served[device.number] = servedDevice
     servedDevice.announced = deviceProperties(servedDevice)
     servedDevice.announcedOpen = device.isOpen
+    device.watch { [unowned self, unowned servedDevice] in observe($0, of: servedDevice) }
     send {
       try bus.emit(
         path: MotionInterface.managerPath, interface: MotionInterface.managerInterface,

@@ -53,5 +53,5 @@ struct ParticipantTurn {
 /// intervals by hand; the loop's deadlines are ``MonotonicInstant``s.
 public enum LoopClock {
   /// Now, in monotonic seconds.
-  public static func now() -> Double { Double(MonotonicInstant.now.nanoseconds) / 1e9 }
+  public static func now() -> Double { MonotonicInstant.now.secondsValue }
 }

@@ -57,3 +57,14 @@ extension Duration {
     return Double(seconds) + Double(attoseconds) / 1e18
   }
 }
+
+extension MonotonicInstant {
+  /// The instant in monotonic seconds, for times kept as a `Double`.
+  public var secondsValue: Double { Double(nanoseconds) / 1e9 }
+
+  /// The instant `seconds` after the clock's origin, rounded up: a deadline
+  /// made from it is never early.
+  public init(secondsValue seconds: Double) {
+    self.init(nanoseconds: Int64((seconds * 1e9).rounded(.up)))
+  }
+}

@@ -26,6 +26,4 @@ package enum Poller {
 }
 
 /// Seconds on the monotonic clock, for pacing against the wall.
-package func monotonicSeconds() -> Double {
-  Double(MonotonicInstant.now.nanoseconds) / 1e9
-}
+package func monotonicSeconds() -> Double { MonotonicInstant.now.secondsValue }

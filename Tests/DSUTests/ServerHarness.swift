@@ -23,7 +23,7 @@ final class ServerHarness {
     if let supply {
       server = try DSUServer(
         host: "127.0.0.1", port: 0, allowList: allowList,
-        hub: DeviceHub(supply: supply, configuration: DSUServer.configuration(.init())),
+        hub: DeviceHub(supply: supply, configuration: DeviceMotionConfiguration().unsmoothed),
         ownsHub: true, limits: limits)
     } else {
       server = try DSUServer(

@@ -518,6 +518,10 @@ class DsuFromTheServiceTests(unittest.TestCase):
             # The DSU subscription (alive 5 s) holds the device: Claimed, and open.
             self.assertTrue(self.client.get(DEVICE, DEVICE_INTERFACE, "Claimed"))
             self.assertGreater(self.client.get(DEVICE, DEVICE_INTERFACE, "Rate"), 0)
+            # The orientation follows the device whoever holds it open (DSU
+            # alone here): the recording stands on an edge within 0.8 s.
+            packets += dsu.pad_data(1.0)
+            self.assertNotEqual(self.client.get(DEVICE, DEVICE_INTERFACE, "Orientation"), "undefined")
             # A bus claim on top: each Motion signal is a sample DSU sent too,
             # with the same timestamp (one device, one clock).
             queue = self.client.watch(motion_rule(DEVICE), subscribe=False)

@@ -51,7 +51,7 @@ enum ServiceCommand: Command {
     configuration.gyroBiasStore = GyroBiasStore()
     let hub = DeviceHub(
       replay.map { .recording(path: $0) } ?? .live(devices: named),
-      configuration: MotionBusService.configuration(configuration))
+      configuration: configuration.unsmoothed)
     let service: MotionBusService
     do {
       service = try MotionBusService(hub: hub, version: Version.string)
