@@ -292,3 +292,9 @@ def register(module):
     module.SCENARIOS.append(
         (50, "udev ACCEL_MOUNT_MATRIX on an IMU: the bias calibrate stores is the one live removes",
          s50_mount_matrix_calibrate_live))
+    module.SCENARIOS.extend([
+        (51, "service --dsu on hid-playstation: idle, claim, one descriptor and one bias with DSU, release, "
+         "unplug and replug", s51_service_dualsense),
+        (52, "service --dsu on the HID sensor hub's IIO device: idle, claim, one descriptor and one bias with DSU, "
+         "release", s52_service_sensor_hub),
+    ])
