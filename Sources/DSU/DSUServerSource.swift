@@ -42,9 +42,10 @@ struct DSUDeviceSupply {
         makeManager: { _ in
           DeviceMotionManager(
             .source(speed: 1) {
-              try LoopingRecording {
-                try RecordingSource.open(path: path, configuration: configuration)
-              }
+              LoopedSource(
+                try RecordingSource.open(
+                  path: path, configuration: configuration, checksFirst: false),
+                passStart: .oneStepAfterLastSample)
             }, configuration: configuration)
         }, followsHotPlug: false)
     }
@@ -54,7 +55,8 @@ struct DSUDeviceSupply {
 extension DSUDevice {
   /// A recording served as a device, named by its path.
   static func recording(path: String, configuration: DeviceMotionConfiguration) -> DSUDevice {
-    let source = try? RecordingSource.open(path: path, configuration: configuration)
+    let source = try? RecordingSource.open(
+      path: path, configuration: configuration, checksFirst: false)
     return DSUDevice(
       path: path, name: path, identity: "recording " + path,
       hasGyroscope: source?.hasGyroscope ?? true)
