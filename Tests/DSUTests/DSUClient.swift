@@ -94,6 +94,34 @@ final class DSUTestClient {
     return Array(buffer.prefix(n))
   }
 
+  /// The next datagram within `timeout` seconds with the time the kernel
+  /// received it (`SIOCGSTAMP`, seconds of the realtime clock, as
+  /// ``wallClock``), or nil: an arrival time that the test's own scheduling
+  /// does not move.
+  func receiveStamped(timeout: Double) throws(DSUTestClientError) -> (
+    bytes: [UInt8], arrival: Double
+  )? {
+    guard let d = try receiveRaw(timeout: timeout) else { return nil }
+    var stamp = timeval()
+    // SIOCGSTAMP (linux/sockios.h): the last datagram's arrival.
+    guard ioctl(fd, 0x8906, &stamp) == 0 else { throw .socket("ioctl SIOCGSTAMP", errno) }
+    return (d, Double(stamp.tv_sec) + Double(stamp.tv_usec) / 1e6)
+  }
+
+  /// Seconds of the realtime clock, the clock of ``receiveStamped(timeout:)``.
+  static var wallClock: Double {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+  }
+
+  /// Asks the kernel for a receive buffer of `bytes` (capped by
+  /// `net.core.rmem_max`), so that a burst waits there for the reader.
+  func setReceiveBuffer(_ bytes: Int32) {
+    var size = bytes
+    _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+  }
+
   /// Every datagram that arrives within `duration` seconds.
   func receiveAll(for duration: Double) throws(DSUTestClientError) -> [[UInt8]] {
     let end = Date().addingTimeInterval(duration)
