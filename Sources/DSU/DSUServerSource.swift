@@ -36,13 +36,20 @@ struct DSUDeviceSupply {
         makeManager: { DeviceMotionManager(.device(path: $0.path), configuration: configuration) },
         followsHotPlug: true)
     case .recording(let path):
-      let device = DSUDevice.recording(path: path, configuration: configuration)
+      // Read through once before serving, as any replay is (contract §3.4):
+      // a malformed line is told at the first subscription, before any
+      // motion. Served, the file is read as a stream and looped from memory.
+      let check = Result {
+        try RecordingSource.open(path: path, configuration: configuration).hasGyroscope
+      }
+      let device = DSUDevice.recording(path: path, hasGyroscope: (try? check.get()) ?? true)
       self.init(
         discover: { [device] },
         makeManager: { _ in
           DeviceMotionManager(
             .source(speed: 1) {
-              LoopedSource(
+              _ = try check.get()
+              return LoopedSource(
                 try RecordingSource.open(
                   path: path, configuration: configuration, checksFirst: false),
                 passStart: .oneStepAfterLastSample)
@@ -54,11 +61,7 @@ struct DSUDeviceSupply {
 
 extension DSUDevice {
   /// A recording served as a device, named by its path.
-  static func recording(path: String, configuration: DeviceMotionConfiguration) -> DSUDevice {
-    let source = try? RecordingSource.open(
-      path: path, configuration: configuration, checksFirst: false)
-    return DSUDevice(
-      path: path, name: path, identity: "recording " + path,
-      hasGyroscope: source?.hasGyroscope ?? true)
+  static func recording(path: String, hasGyroscope: Bool) -> DSUDevice {
+    DSUDevice(path: path, name: path, identity: "recording " + path, hasGyroscope: hasGyroscope)
   }
 }

@@ -192,3 +192,29 @@ import Testing
     #expect(seen.worstVersion <= Self.limit, "\(seen)")
   }
 }
+
+/// A recording served by `dsu --replay` is read as a stream, but a malformed
+/// line is still told as a replay tells it, before any motion (contract §3.4):
+/// the file is checked once before the server listens.
+@Suite struct EndToEndReplayCheckTests {
+  @Test func aMalformedLineIsToldAtTheFirstSubscriptionBeforeAnyMotion() throws {
+    let dir = try KnownMotionRecording.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    var lines = try String(
+      contentsOf: DSUServerProcess.packageRoot.appendingPathComponent("recordings/roll-pitch.csv"),
+      encoding: .utf8
+    ).split(separator: "\n", omittingEmptySubsequences: false)
+    lines[150] = "1.50,abc,0,1,0,0,0"
+    let file = dir.appendingPathComponent("bad-row.csv")
+    try lines.joined(separator: "\n").write(to: file, atomically: true, encoding: .utf8)
+    let server = try DSUServerProcess(["--replay", file.path])
+    let packets = try server.client().padData(.all, for: 1.5)
+    #expect(server.stop() == 0)
+    #expect(packets.isEmpty, "\(packets.count) datagrams before the bad line was told")
+    #expect(
+      server.stderr.contains(
+        "slot 0: \(file.path):151: 'abc' in column acc_x_g is not a number; fix or remove the row"),
+      "\(server.stderr)")
+    #expect(!server.stderr.contains("opened"), "\(server.stderr)")
+  }
+}
