@@ -38,8 +38,8 @@ public struct LoopedSource: MotionSource {
 /// The steps of a recording's first pass, kept so that the next passes play
 /// from memory and the file is never parsed again: a time and a kind a step,
 /// the motion's numbers in one array (3 a sample, 6 with a rotation rate),
-/// the rare button presses apart. A 12.5 MB CSV log of 60 862 rows with a
-/// gyroscope keeps 3.4 MB.
+/// the rare button presses apart: 57 bytes a sample with a rotation rate,
+/// 3.5 MB for a 12.5 MB CSV log of 60 862 rows.
 struct RecordedSteps {
   private var times: [Double] = []
   private var kinds: [UInt8] = []
@@ -56,10 +56,14 @@ struct RecordedSteps {
     if let motion = item.motion {
       kind |= Self.hasMotion
       let a = motion.acceleration
-      numbers.append(contentsOf: [a.x, a.y, a.z])
+      numbers.append(a.x)
+      numbers.append(a.y)
+      numbers.append(a.z)
       if let w = motion.rotationRate {
         kind |= Self.hasRotation
-        numbers.append(contentsOf: [w.x, w.y, w.z])
+        numbers.append(w.x)
+        numbers.append(w.y)
+        numbers.append(w.z)
       }
     }
     if !item.pressedButtons.isEmpty { presses[times.count] = item.pressedButtons }
