@@ -71,7 +71,7 @@ public struct CardRun {
   /// the page open (`onServed` is called then the page is up) and keeps
   /// serving at its end (the page says it ended) until a signal. With
   /// `loops` it plays again from its start at each end, from memory
-  /// (``RecordingDevice/loop``). Nil when the reader of standard output went
+  /// (`RecordingDevice.loop`). Nil when the reader of standard output went
   /// away, or a served replay ended before its first viewer.
   public func replay(
     _ source: any MotionSource, into sink: FrameSink, configuration: TiltConfiguration,

@@ -24,7 +24,7 @@ public final class RecordingDevice: MotionDevice {
   public private(set) var playedItems = 0
   /// `--loop`: at the end the recording plays again from its start, its
   /// times going on as `loop` says; `nil` plays it once. The first pass's
-  /// steps are kept as they are taken (``RecordedSteps``) and the next passes
+  /// steps are kept as they are taken, compactly, and the next passes
   /// play from memory: the file is never read again, so a pass's end costs
   /// no more than any other step. Set it before the first step is taken; a
   /// pass with nothing to play ends it.
