@@ -69,12 +69,13 @@ public struct CardRun {
 
   /// Plays `source` into `sink`. Served, the replay starts when a viewer has
   /// the page open (`onServed` is called then the page is up) and keeps
-  /// serving at its end (the page says it ended) until a signal. `again`
-  /// gives the source to play at each end (a loop). Nil when the reader of
-  /// standard output went away, or a served replay ended before its first viewer.
+  /// serving at its end (the page says it ended) until a signal. With
+  /// `loops` it plays again from its start at each end, from memory
+  /// (`RecordingDevice.loop`). Nil when the reader of standard output went
+  /// away, or a served replay ended before its first viewer.
   public func replay(
     _ source: any MotionSource, into sink: FrameSink, configuration: TiltConfiguration,
-    speed: Double?, title: String, path: String?, again: (() throws -> any MotionSource)?,
+    speed: Double?, title: String, path: String?, loops: Bool = false,
     onServed: () -> Void = {}
   ) throws -> Replayed? {
     ignoreBrokenPipe()
@@ -82,7 +83,7 @@ public struct CardRun {
       (sink as? TerminalSink)?.showsDemo()
     }
     let recording = try RecordingDevice(source, speed: speed, path: path ?? "the recording")
-    recording.again = again
+    if loops { recording.loop = .afterTimeReached }
     let manager = try TiltMotionManager(
       device: recording, configuration: configuration, sink: sink)
     let ending = try run(

@@ -36,7 +36,9 @@ public struct MotionRecord: Hashable, Sendable {
 /// every column but the ground truth and `movement`, as are times beyond
 /// ±10¹² s and readings beyond ±10⁹ (in the column's unit). A regular file is
 /// read through once at `init` (``check``), so a bad row anywhere is thrown
-/// before the first sample.
+/// before the first sample; unless `checksFirst` is false (a served replay,
+/// which must not wait for a whole file): then only the header is read at
+/// `init`, and a bad row is thrown when it is reached, with the same text.
 ///
 /// Not thread-safe (not `Sendable`): use it from one thread or task at a time.
 public final class CSVMotionReader {
@@ -81,7 +83,7 @@ public final class CSVMotionReader {
   /// far beyond any sensor, and small enough that squares stay finite.
   static let largestReading = 1e9
 
-  public init(path: String) throws(RecordingError) {
+  public init(path: String, checksFirst: Bool = true) throws(RecordingError) {
     lines = try BufferedLineReader(path: path, expected: "a CSV log")
     var headerLine: String?
     while let line = try lines.nextLine() {
@@ -146,7 +148,7 @@ public final class CSVMotionReader {
     movement = index(CSVColumns.movement)
     widestNeeded =
       ([time] + accel + (gyro ?? []) + (truth ?? []) + (movement.map { [$0] } ?? [])).max()!
-    if lines.canRewind {
+    if checksFirst, lines.canRewind {
       var result = RecordingCheck(isChecked: true)
       while let record = try nextSample() {
         result.events += 1

@@ -21,7 +21,9 @@
 /// (``check``): a malformed line anywhere is thrown then, with its line, and
 /// what a replay goes on with is said in ``RecordingCheck/notes`` (a last
 /// frame without `SYN_REPORT`, frames cut at ``maximumFrameEvents``). The
-/// pass keeps counts only. A pipe is checked line by line as it is read.
+/// pass keeps counts only. A pipe is checked line by line as it is read, and
+/// so is a file opened with `checksFirst` false (a served replay, which must
+/// not wait for a whole file): its header only is read at `init`.
 ///
 /// Not thread-safe (not `Sendable`): use it from one thread or task at a time.
 public final class EvemuReader {
@@ -63,9 +65,11 @@ public final class EvemuReader {
   /// The 1-based number of the line read last.
   public var lineNumber: Int { lines.lineNumber }
 
-  /// Opens `path` and reads its device description.
-  public convenience init(path: String) throws(RecordingError) {
-    try self.init(lines: BufferedLineReader(path: path, expected: Self.expected))
+  /// Opens `path` and reads its device description; with `checksFirst`,
+  /// its events too (``check``).
+  public convenience init(path: String, checksFirst: Bool = true) throws(RecordingError) {
+    try self.init(
+      lines: BufferedLineReader(path: path, expected: Self.expected), checksFirst: checksFirst)
   }
 
   /// Reads a recording held in memory, such as ``DemoRecording/text``; `name`
@@ -74,7 +78,7 @@ public final class EvemuReader {
     try self.init(lines: BufferedLineReader(text: text, name: name, expected: Self.expected))
   }
 
-  private init(lines: BufferedLineReader) throws(RecordingError) {
+  private init(lines: BufferedLineReader, checksFirst: Bool = true) throws(RecordingError) {
     self.lines = lines
     let path = lines.path
     var header = HeaderParser(path: path)
@@ -107,7 +111,7 @@ public final class EvemuReader {
     info = header.info
     formatVersion = header.version
     pendingEvent = firstEvent
-    if let firstEvent, lines.canRewind {
+    if checksFirst, let firstEvent, lines.canRewind {
       let firstEventLine = lines.lineNumber
       check = try checkEvents(from: firstEvent)
       try lines.rewind()

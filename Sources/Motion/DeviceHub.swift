@@ -193,19 +193,26 @@ package struct HubSupply {
         makeManager: { DeviceMotionManager(.device(path: $0.path), configuration: configuration) },
         followsHotPlug: true)
     case .recording(let path):
-      let source = try? RecordingSource.open(path: path, configuration: configuration)
+      // Read through once before serving, as any replay is (contract §3.4):
+      // a malformed line is told at the first claim, before any motion.
+      // Served, the file is read as a stream and looped from memory.
+      let check = Result {
+        try RecordingSource.open(path: path, configuration: configuration).hasGyroscope
+      }
+      let hasGyroscope = (try? check.get()) ?? true
       let description = HubDeviceDescription(
         path: path, name: path, identity: "recording " + path,
-        kind: source?.hasGyroscope == false ? .accelerometer : .imu,
-        hasGyroscope: source?.hasGyroscope ?? true)
+        kind: hasGyroscope ? .imu : .accelerometer, hasGyroscope: hasGyroscope)
       self.init(
         discover: { HubDiscovery.Found(devices: [description], unreadable: []) },
         makeManager: { _ in
           DeviceMotionManager(
             .source(speed: 1) {
-              try LoopingRecording {
-                try RecordingSource.open(path: path, configuration: configuration)
-              }
+              _ = try check.get()
+              return LoopedSource(
+                try RecordingSource.open(
+                  path: path, configuration: configuration, checksFirst: false),
+                passStart: .oneStepAfterLastSample)
             }, configuration: configuration)
         }, followsHotPlug: false)
     }

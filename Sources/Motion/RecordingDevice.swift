@@ -22,11 +22,15 @@ public final class RecordingDevice: MotionDevice {
   public let path: String
   /// How many steps it has given, over every pass.
   public private(set) var playedItems = 0
-  /// `--loop`: at the end, the source to play next (the recording again,
-  /// from its start); its times go on from the time reached plus ``gapBetweenPasses``.
-  /// A pass with nothing to play ends it.
-  public var again: (() throws -> any MotionSource)?
-  /// Seconds of source time between one pass's end and the next one's start.
+  /// `--loop`: at the end the recording plays again from its start, its
+  /// times going on as `loop` says; `nil` plays it once. The first pass's
+  /// steps are kept as they are taken, compactly, and the next passes
+  /// play from memory: the file is never read again, so a pass's end costs
+  /// no more than any other step. Set it before the first step is taken; a
+  /// pass with nothing to play ends it.
+  public var loop: PassStart?
+  /// Seconds of source time between one pass's end and the next one's start
+  /// (``PassStart/afterTimeReached``).
   public var gapBetweenPasses = 0.0
   public var readInterval: Double?
   /// While true the clock does not start, nor goes on if nothing was played
@@ -45,6 +49,15 @@ public final class RecordingDevice: MotionDevice {
   private var next: SourceItem?
   private var offset = 0.0
   private var playedAtPassStart = 0
+  /// The first pass's steps, kept while it plays when it loops.
+  private var firstPass: RecordedSteps?
+  /// The first pass's steps from memory, for every pass after it.
+  private var passes: RecordedSteps.Playback?
+  /// ``PassStart/oneStepAfterLastSample``: the latest step's time (`nil` at
+  /// a pass's start: the step across two passes is not one), and the latest
+  /// interval by which the time moved forward.
+  private var lastTime: Double?
+  private var lastStep = 0.01
   /// The wall time of source time 0, once the replay has started; it moves
   /// on by the time the recording was held.
   private var start: MonotonicInstant?
@@ -54,9 +67,15 @@ public final class RecordingDevice: MotionDevice {
   /// Steps a turn at full speed.
   private static let batchAtFullSpeed = 256
 
-  /// Plays `source` at `speed`; `path` names it in notes and errors.
+  /// Plays `source` at `speed`; `path` names it in notes and errors. A
+  /// ``LoopedSource`` is played over and over, as its ``LoopedSource/passStart`` says.
   public init(_ source: any MotionSource, speed: Double?, path: String = "the recording") throws {
-    self.source = source
+    if let looped = source as? LoopedSource {
+      self.source = looped.source
+      loop = looped.passStart
+    } else {
+      self.source = source
+    }
     self.speed = speed
     self.path = path
     next = try self.source.next()
@@ -118,10 +137,19 @@ public final class RecordingDevice: MotionDevice {
     var reached = self.reached
     var items: [SourceItem] = []
     var upcoming: SourceItem? = first
+    if loop != nil, passes == nil, playedItems == 0, firstPass == nil {
+      firstPass = RecordedSteps()
+    }
+    let tracksSteps = loop == .oneStepAfterLastSample
     while let item = upcoming, dueTime(of: item.time) <= wall,
       items.count < Self.batchAtFullSpeed
     {
       items.append(item)
+      firstPass?.append(item)
+      if tracksSteps {
+        if let lastTime, item.time > lastTime { lastStep = item.time - lastTime }
+        lastTime = item.time
+      }
       reached = max(reached, item.time)
       if var following = try source.next() {
         following.time += offset
@@ -137,11 +165,25 @@ public final class RecordingDevice: MotionDevice {
   }
 
   public func nextPass() throws -> Bool {
-    guard let again, playedItems > playedAtPassStart else { return false }
-    source = try again()
-    offset = reached + gapBetweenPasses
+    guard let loop, playedItems > playedAtPassStart else { return false }
+    if passes == nil {
+      guard let steps = firstPass else { return false }
+      passes = steps.playback(as: source)
+      firstPass = nil
+    }
+    guard let passes else { return false }
+    source = passes
     playedAtPassStart = playedItems
     next = try source.next()
+    switch loop {
+    case .afterTimeReached:
+      offset = reached + gapBetweenPasses
+    case .oneStepAfterLastSample:
+      // As the times were read: the last one plus the step, less the pass's start.
+      offset = (lastTime ?? 0) + lastStep
+      offset -= next?.time ?? 0
+      lastTime = nil
+    }
     next?.time += offset
     return true
   }

@@ -7,13 +7,20 @@ import Foundation
 /// bundled demo, generated in memory.
 public enum RecordingSource {
   /// Opens `path`, telling an evemu recording from a CSV log by its first bytes.
-  public static func open(path: String, configuration: DeviceMotionConfiguration) throws
-    -> any MotionSource
-  {
+  ///
+  /// With `checksFirst` the whole file is read and checked before its first
+  /// step (contract §3.4), as a replay shown to a user needs; without it only
+  /// the header is read, and each step is parsed when it is asked for, so
+  /// opening costs the same for any length: a malformed line is thrown when
+  /// it is reached, with the same text, and there are no ``MotionSource/notes``.
+  public static func open(
+    path: String, configuration: DeviceMotionConfiguration, checksFirst: Bool = true
+  ) throws -> any MotionSource {
     if looksLikeCSV(path) {
-      return try CSVMotionSource(reader: CSVMotionReader(path: path))
+      return try CSVMotionSource(reader: CSVMotionReader(path: path, checksFirst: checksFirst))
     }
-    return try EvemuMotionSource(reader: EvemuReader(path: path), configuration: configuration)
+    return try EvemuMotionSource(
+      reader: EvemuReader(path: path, checksFirst: checksFirst), configuration: configuration)
   }
 
   /// A CSV log starts with a header row naming `t_s`; evemu files with `#` or `N:`.

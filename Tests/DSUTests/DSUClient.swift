@@ -94,6 +94,67 @@ final class DSUTestClient {
     return Array(buffer.prefix(n))
   }
 
+  /// Has the kernel stamp each datagram's arrival (`SO_TIMESTAMPNS`), for
+  /// ``receiveStamped(timeout:)``.
+  func stampArrivals() throws(DSUTestClientError) {
+    var on: Int32 = 1
+    // SO_TIMESTAMPNS (asm-generic/socket.h).
+    guard setsockopt(fd, SOL_SOCKET, 35, &on, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+      throw .socket("setsockopt SO_TIMESTAMPNS", errno)
+    }
+  }
+
+  /// The next datagram within `timeout` seconds with the time the kernel
+  /// received it (seconds of the realtime clock, as ``wallClock``; after
+  /// ``stampArrivals()``), or nil: an arrival time that the test's own
+  /// scheduling does not move.
+  func receiveStamped(timeout: Double) throws(DSUTestClientError) -> (
+    bytes: [UInt8], arrival: Double
+  )? {
+    var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    let ready = poll(&pfd, 1, Int32(max(0, timeout * 1000)))
+    if ready < 0 { throw .socket("poll", errno) }
+    if ready == 0 { return nil }
+    var buffer = [UInt8](repeating: 0, count: 2048)
+    // One control message: a cmsghdr (length, level, type) then a timespec.
+    var control = [UInt64](repeating: 0, count: 8)
+    let n = buffer.withUnsafeMutableBytes { data in
+      control.withUnsafeMutableBytes { controlBytes in
+        var vector = iovec(iov_base: data.baseAddress, iov_len: data.count)
+        return withUnsafeMutablePointer(to: &vector) { vectorPointer in
+          var message = msghdr()
+          message.msg_iov = vectorPointer
+          message.msg_iovlen = 1
+          message.msg_control = controlBytes.baseAddress
+          message.msg_controllen = controlBytes.count
+          return recvmsg(fd, &message, 0)
+        }
+      }
+    }
+    guard n >= 0 else { throw .socket("recvmsg", errno) }
+    // cmsg_level SOL_SOCKET (1), cmsg_type SCM_TIMESTAMPNS (35).
+    let level = UInt32(truncatingIfNeeded: control[1])
+    let type = UInt32(truncatingIfNeeded: control[1] >> 32)
+    guard control[0] >= 32, level == UInt32(SOL_SOCKET), type == 35 else {
+      throw .socket("recvmsg: no arrival stamp", 0)
+    }
+    return (Array(buffer.prefix(n)), Double(control[2]) + Double(control[3]) / 1e9)
+  }
+
+  /// Seconds of the realtime clock, the clock of ``receiveStamped(timeout:)``.
+  static var wallClock: Double {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+  }
+
+  /// Asks the kernel for a receive buffer of `bytes` (capped by
+  /// `net.core.rmem_max`), so that a burst waits there for the reader.
+  func setReceiveBuffer(_ bytes: Int32) {
+    var size = bytes
+    _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+  }
+
   /// Every datagram that arrives within `duration` seconds.
   func receiveAll(for duration: Double) throws(DSUTestClientError) -> [[UInt8]] {
     let end = Date().addingTimeInterval(duration)

@@ -37,12 +37,14 @@ final class DSUServerProcess {
 
   /// Starts `tilt-cli dsu` with `arguments` plus `--listen HOST:PORT` (a
   /// free port unless `port` is given; 0 lets the server choose) and waits
-  /// for its `serving` line (up to `timeout` s).
+  /// for its `serving` line (up to `timeout` s); `binary` is another build
+  /// of `tilt-cli` to measure beside this one.
   init(
-    _ arguments: [String], host: String = "127.0.0.1", port: UInt16? = nil, timeout: Double = 20
+    _ arguments: [String], host: String = "127.0.0.1", port: UInt16? = nil, timeout: Double = 20,
+    binary: URL = binary
   ) throws {
     self.port = try port ?? Self.freePort(host: host == "0.0.0.0" ? "127.0.0.1" : host)
-    process.executableURL = Self.binary
+    process.executableURL = binary
     process.arguments = ["dsu"] + arguments + ["--listen", "\(host):\(self.port)"]
     process.currentDirectoryURL = Self.packageRoot
     process.environment = Self.environment

@@ -126,18 +126,38 @@ import Testing
     #expect(clock.microseconds(for: 0.004) - third == 4000)
   }
 
+  /// DSU's replay (a ``LoopedSource`` one step apart) as its manager plays
+  /// it: every pass the first one's steps again, one step after the last
+  /// sample, the time going only forward.
   @Test func theRecordingLoopsWithItsClockGoingOn() throws {
-    var source = try LoopingRecording {
-      try RecordingSource.open(path: Self.demo, configuration: .init())
+    let device = try RecordingDevice(
+      LoopedSource(
+        try RecordingSource.open(
+          path: Self.demo, configuration: .init(), checksFirst: false),
+        passStart: .oneStepAfterLastSample), speed: nil)
+    try device.follow(DeviceUse(motion: true, buttons: true, holds: false))
+    var passes: [[SourceItem]] = [[]]
+    while passes.count <= 4 {
+      if let items = try device.readSteps(ready: []) {
+        passes[passes.count - 1] += items
+      } else {
+        #expect(try device.nextPass())
+        passes.append([])
+      }
     }
-    var last = -1.0
-    var count = 0
-    while count < 3 * 3001, let item = try source.next() {
-      #expect(item.time > last)
-      last = item.time
-      count += 1
+    passes.removeLast()  // the fifth, just begun
+    let times = passes.joined().map(\.time)
+    #expect(zip(times.dropFirst(), times).allSatisfy { $0 > $1 })
+    #expect(passes[0].count == 3000)
+    let first = passes[0]
+    let step = first[first.count - 1].time - first[first.count - 2].time
+    for pass in passes[1...3] {
+      #expect(pass.count == first.count)
+      #expect(zip(pass, first).allSatisfy { $0.motion?.acceleration == $1.motion?.acceleration })
     }
-    #expect(count == 3 * 3001)
-    #expect(last > 24)  // the 12 s demo, past its second pass
+    for (before, after) in zip(passes[0...2], passes[1...3]) {
+      #expect(abs(after[0].time - before[before.count - 1].time - step) < 1e-9)
+    }
+    #expect(times.last! > 47)  // the 12 s demo, in its fourth pass
   }
 }

@@ -54,7 +54,7 @@ enum ReplayCommand: Command {
       title:
         "\(TerminalText.escaped(path.split(separator: "/").last.map(String.init) ?? path)) · tilt",
       path: path,
-      again: loop ? { try RecordingSource.open(path: path, configuration: configuration) } : nil,
+      loops: loop,
       emptyNote: "tilt-cli replay: \(path) has no samples to play: nothing but its header "
         + "(no motion events, or no data rows)")
   }
@@ -62,18 +62,18 @@ enum ReplayCommand: Command {
   /// Plays `source` into the sink the options ask for; the terminal's keys
   /// join a paced replay. A reader that goes away ends it quietly.
   /// `emptyNote` goes to stderr when the source had nothing to play.
-  /// `again` (`--loop`) gives the source to play at each end. Served, the
+  /// `loops` (`--loop`): it plays again from its start at each end. Served, the
   /// replay keeps serving at its end (the page says it ended) until a signal.
   static func play(
     _ source: any MotionSource, options: PipelineOptions, configuration: TiltConfiguration,
     speed: Double?, title: String = "tilt", path: String? = nil,
-    again: (() throws -> any MotionSource)? = nil, endNote: String? = nil,
+    loops: Bool = false, endNote: String? = nil,
     emptyNote: String? = nil
   ) throws -> Int32 {
     let sink = try options.makeSink(card: configuration.card, title: title, source: path)
     let replayed = try options.cardRun.replay(
       source, into: sink, configuration: configuration, speed: speed, title: title, path: path,
-      again: again,
+      loops: loops,
       onServed: {
         StandardError.write("tilt-cli replay: the replay starts when the page is open\n")
       })
