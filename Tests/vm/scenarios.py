@@ -2565,6 +2565,11 @@ import lifecyclescenario  # noqa: E402
 
 lifecyclescenario.register(sys.modules[__name__])
 
+# 61: the bias learned in the first rest on every pad kind and the hub (issue 41).
+import biasscenarios  # noqa: E402
+
+biasscenarios.register(sys.modules[__name__])
+
 
 def main():
     global CLI, WORK, CLI_BEFORE
