@@ -101,15 +101,46 @@ class _Motion:
         self.hold(t, 0, 1.0)
 
 
-def _one(name, bias, rest_s, recording):
+def _calibrated(device, state, bias, n, name):
+    """`tilt-cli calibrate` of the still device (flat) with bias, as scenario 37
+    does before it serves: the store then holds what it measured."""
+    import threading
+
+    stop = threading.Event()
+
+    def loop():
+        while not stop.is_set():
+            for _ in range(20):
+                device.frame((0.0, 0.0, 1.0), bias)
+
+    t = threading.Thread(target=loop, daemon=True)
+    t.start()
+    try:
+        r = S._calibrate(device.node, state, seconds=2)
+    finally:
+        stop.set()
+        t.join(10)
+    with open(S.log("s%d-%s-calibrate.txt" % (n, name)), "w") as f:
+        f.write("exit %d\n%s\n%s" % (r.returncode, r.stderr, r.stdout))
+    S.check(r.returncode == 0, "%s: calibrate exited %d: %s" % (device.kind, r.returncode, r.stderr[-300:]))
+    return r.stdout.strip().replace("\n", " ")
+
+
+def _one(name, bias, rest_s, recording, calibrate_bias=None, n=61):
     vmhid = S._vmhid()
     device = dsu._Hub() if name == "hub" else dsu._Pad(getattr(vmhid, name))
     state = tempfile.mkdtemp(prefix="tilt-state-")  # nothing calibrated, nothing stored
     server = capture = None
+    calibrated = ""
     try:
+        if calibrate_bias:
+            calibrated = _calibrated(device, state, calibrate_bias, n, name)
+            if recording:
+                with open(os.path.join(S.WORK, recording.replace(".evemu", ".calibration.json")), "w") as f:
+                    f.write(calibrated + "\n")
         if recording:
             capture = S.EventCapture(dev.open_reader(device.node))
-        server = dsu.Served("s61-%s-dsu.txt" % name, env={"XDG_STATE_HOME": state})
+        server = dsu.Served("s%d-%s-dsu.txt" % (n, name), env={"XDG_STATE_HOME": state})
         client = server.client()
         motion = _Motion(device, bias)
         total = rest_s + 3 + 8 + 1.5
@@ -149,7 +180,12 @@ def _one(name, bias, rest_s, recording):
     start_residual = max(abs(x) for x in rest[0][1]["gyro"])
     holds = []
     for end in motion.hold_ends[1:]:
+        # The last 0.3 s of the hold as the client got it; a guest that
+        # stalled (TCG on a loaded host) delivers them late: the last 10
+        # before the next move's first, then.
         inner = [p for a, p in packets if end - 0.3 <= a <= end - 0.02]
+        if len(inner) < 5:
+            inner = [p for a, p in packets if a <= end + 0.1 and max(abs(x) for x in p["gyro"]) < 1][-10:]
         S.check(len(inner) >= 5, "%s: %d packets at the end of a hold" % (kind, len(inner)))
         mean = tuple(sum(p["gyro"][k] for p in inner) / len(inner) for k in range(3))
         worst = tuple(max((p["gyro"][k] for p in inner), key=abs) for k in range(3))
@@ -160,7 +196,9 @@ def _one(name, bias, rest_s, recording):
             kind, bias[0], bias[1], bias[2], rest_s, start_residual,
             "%.2f s" % converged if converged is not None else "never (in the rest)",
             ", ".join("(%+.3f %+.3f %+.3f | worst %+.3f %+.3f %+.3f)" % (m + w) for m, w in holds), worst_hold)
-    S.FIGURES.append("scenario 61 " + text)
+    if calibrate_bias:
+        text += "; calibrated first with (%.1f, %.1f, %.1f) deg/s: %s" % (calibrate_bias + (calibrated[-400:],))
+    S.FIGURES.append("scenario %d " % n + text)
     return kind, worst_hold, converged, text
 
 
@@ -183,9 +221,32 @@ def s61_first_rest_bias():
     return "; ".join("%s worst %.4f deg/s, 90 %% in %.2f s" % (k, w, c) for k, w, c, _ in results)
 
 
+def s62_calibrated_first():
+    """The same motion after `calibrate` of the still pad with an older bias
+    (scenario 37's, (0.8, -0.5, 0.3) deg/s) and with the same bias: the first
+    rest must learn the bias it sees, not keep the stored one."""
+    results, failures = [], []
+    for name, bias, rest_s in [("SwitchPro", PAD_BIAS_DPS, 5.0), ("hub", HUB_BIAS_DPS, 4.0)]:
+        for cal in [(0.8, -0.5, 0.3), bias]:
+            try:
+                recording = "s62-switch-pro-usb-calibrated.evemu" if name == "SwitchPro" and cal != bias else None
+                results.append(_one(name, bias, rest_s, recording, calibrate_bias=cal, n=62))
+            except S.Failure as f:
+                failures.append("%s: %s" % (name, f))
+            except Exception as x:
+                failures.append("%s: %s: %s" % (name, type(x).__name__, x))
+    bad = [(k, w, c) for k, w, c, _ in results if w > 0.05]
+    S.check(not failures and not bad, "; ".join(failures + [
+        "%s: worst %.4f deg/s at the end of a hold, converged %s" % (k, w, c) for k, w, c in bad]))
+    return "; ".join("%s worst %.4f deg/s" % (k, w) for k, w, c, _ in results)
+
+
 def register(module):
     global S
     S = module
     module.SCENARIOS.append(
         (61, "the first rest learns the gyroscope bias on every pad kind and the hub: DSU gyroscope within "
              "0.05 deg/s after every later hold", s61_first_rest_bias))
+    module.SCENARIOS.append(
+        (62, "after calibrate with an older bias and with the same: the first rest learns the bias it sees",
+         s62_calibrated_first))
