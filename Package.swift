@@ -111,7 +111,8 @@ let package = Package(
       dependencies: ["Evdev", "EvdevCore", "CEvdev", "SystemCalls", "TestTools"]),
     .testTarget(name: "IIOTests", dependencies: ["IIO", "EvdevCore"]),
     .testTarget(
-      name: "AttitudeTests", dependencies: ["Attitude", "MotionSimulator", "TestTools"]),
+      name: "AttitudeTests",
+      dependencies: ["Attitude", "EvdevCore", "MotionSimulator", "TestTools"]),
     .testTarget(
       name: "TiltCardTests", dependencies: ["TiltCard", "Attitude", "TestTools"]),
     .testTarget(

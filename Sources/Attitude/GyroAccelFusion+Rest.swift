@@ -11,8 +11,11 @@
 ///
 /// - the accelerometer turns as the mean says: a slow turn, not a rest;
 /// - a stored bias (``seedBias(_:)``) that no rest has confirmed yet: it is
-///   rest. The mean replaces the estimate, or is weighted with it if the
-///   two agree: a stored bias that the first rest contradicts is replaced;
+///   rest, and the estimate is as unsure as the change the rest shows
+///   across gravity (a stored bias is from an earlier session: its
+///   uncertainty is its measurement's, not the change since, and a change
+///   that shows across gravity is as large about the vertical). A rest that
+///   shows none is weighted with it;
 /// - no rest yet and nothing stored: it is rest if it agrees with the
 ///   estimate (at the start, with nothing known, every mean does); an
 ///   estimate that motion has learned on every axis tells a slow turn about
@@ -109,10 +112,13 @@ extension GyroAccelFusion {
         ? agrees(confirmedBias, variance: confirmedVariance) : agreesWithEstimate)
       || window.accelerometerDisprovesTurn(by: mean - bias, gyroscopeNoise2: meanVariance)
     {
-      if isBiasConfirmed || !agreesWithEstimate {
-        // The rest contradicts the estimate: the estimate is as unsure as the
-        // change the rest shows, and the rest is what is known now, as far
-        // as it tells.
+      if isBiasConfirmed || !agreesWithEstimate || isBiasSeeded {
+        // The rest contradicts the estimate, or is the first since a stored
+        // bias (which a change since, within the gate, would not contradict:
+        // it was weighted with the rest, and a fifth to a third of the change
+        // stayed after a 4-5 s rest): the estimate is as unsure as the change
+        // the rest shows, and the rest is what is known now, as far as it
+        // tells.
         biasCovariance = BiasCovariance(variance: contradictedVariance(seen, mean: mean))
       }
       observeBiasAtRest(seen, mean: mean, variance: meanVariance)

@@ -14,11 +14,19 @@ struct RestWindow: Sendable {
   var gyroscopeIntegral = Vector3.zero
   /// Seconds since the start.
   var duration = 0.0
+  /// The window's first accelerometer reading: the sums below are of the
+  /// readings less it, d = a − a₀, so that readings that do not change (a
+  /// still sensor whose noise is below its resolution or the kernel's fuzz
+  /// filter) fit a slope and residuals of exactly zero. Summed as they
+  /// are, their rounding was a slope of 1e-15 against residuals that
+  /// cancelled to zero: a turn beyond the noise, and a rest's vertical
+  /// mean was never taken.
+  var accelerationOrigin = Vector3.zero
   /// Sums for the least-squares slope of the accelerometer over time:
-  /// Σa, Σt·a, Σt, Σt², n (t from the start of the window).
+  /// Σd, Σt·d, Σt, Σt², n (t from the start of the window).
   var accelerationSum = Vector3.zero
   var accelerationTimeSum = Vector3.zero
-  /// Σ|a|²: with the others, the fit's residuals, hence the slope's noise.
+  /// Σ|d|²: with the others, the fit's residuals, hence the slope's noise.
   var accelerationSquareSum = 0.0
   var timeSum = 0.0
   var time2Sum = 0.0
@@ -44,9 +52,11 @@ struct RestWindow: Sendable {
     gyroscopeIntegral += gyroscope * dt
     duration += dt
     let t = duration
-    accelerationSum += acceleration
-    accelerationTimeSum += acceleration * t
-    accelerationSquareSum += acceleration.lengthSquared
+    if count == 0 { accelerationOrigin = acceleration }
+    let d = acceleration - accelerationOrigin
+    accelerationSum += d
+    accelerationTimeSum += d * t
+    accelerationSquareSum += d.lengthSquared
     timeSum += t
     time2Sum += t * t
     count += 1
@@ -88,7 +98,7 @@ struct RestWindow: Sendable {
   private func slopes(turningAt rate: Vector3, gyroscopeNoise2: Double)
     -> (fitted: Vector3, predicted: Vector3)?
   {
-    guard count > 2, let g = accelerationSum.normalized else { return nil }
+    guard count > 2, let g = meanAcceleration.normalized else { return nil }
     let predicted = -rate.cross(g)
     let turn2 = predicted.lengthSquared * duration * duration
     guard turn2 > 9 * gyroscopeNoise2 * duration * duration + 1e-6 else { return nil }
@@ -98,6 +108,9 @@ struct RestWindow: Sendable {
     let slope = (accelerationTimeSum - accelerationSum * (timeSum / n)) / spread
     return (slope, predicted)
   }
+
+  /// The mean accelerometer reading over the window; `count` > 0.
+  var meanAcceleration: Vector3 { accelerationOrigin + accelerationSum / count }
 
   /// The turn across gravity that the accelerometer shows over the window,
   /// rad/s (card frame): a turn at ω moves gravity g at −ω × g, so the
@@ -109,12 +122,14 @@ struct RestWindow: Sendable {
     let n = count
     guard n > 3 else { return nil }
     let spread = time2Sum - timeSum * timeSum / n
-    let mean = accelerationSum / n
+    let mean = meanAcceleration
     let g2 = mean.lengthSquared
     guard spread > 0, g2 > 0, let up = mean.normalized else { return nil }
     let slope = (accelerationTimeSum - accelerationSum * (timeSum / n)) / spread
-    // Σ|a − ā − ġ(t − t̄)|² = Σ|a|² − n·|ā|² − |ġ|²·spread.
-    let residual = accelerationSquareSum - n * g2 - slope.lengthSquared * spread
+    // Σ|a − ā − ġ(t − t̄)|² = Σ|d|² − n·|d̄|² − |ġ|²·spread.
+    let meanDeviation = accelerationSum / n
+    let residual =
+      accelerationSquareSum - n * meanDeviation.lengthSquared - slope.lengthSquared * spread
     let slopeVariance = max(0, residual) / (3 * (n - 2) * spread)
     return GravityTurn(rate: -mean.cross(slope) / g2, variance: slopeVariance / g2, up: up)
   }

@@ -2570,6 +2570,11 @@ import hubscenarios  # noqa: E402
 
 hubscenarios.register(sys.modules[__name__])
 
+# 61: the bias learned in the first rest on every pad kind and the hub (issue 41).
+import biasscenarios  # noqa: E402
+
+biasscenarios.register(sys.modules[__name__])
+
 
 def main():
     global CLI, WORK, CLI_BEFORE

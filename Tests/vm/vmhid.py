@@ -338,7 +338,7 @@ class _ProControllerHID(hidtools.uhid.UHIDDevice):
         super().__init__()
         self.owner = owner
         self.name = "Nintendo Co., Ltd. Pro Controller"
-        self.info = (BusType.USB, 0x057E, owner.product)
+        self.info = (owner.bus, 0x057E, owner.product)
         self.rdesc = _nintendo_descriptor()
 
     def output_report(self, data, size, rtype):
@@ -351,6 +351,7 @@ class SwitchPro(Controller):
     kind = "Switch Pro Controller"
     driver = "nintendo"
     nodes_expected = 2  # the gamepad and its "… IMU" node
+    bus = BusType.USB
     product = 0x2009
     controller_type = 0x03  # device info: 1 left Joy-Con, 2 right, 3 Pro Controller
     gamepad_name = "Nintendo Switch Pro Controller"
@@ -361,7 +362,10 @@ class SwitchPro(Controller):
         self.hid = _ProControllerHID(self)
         self.mac = bytes.fromhex((uniq or "98:B6:E9:%02X:%02X:%02X" % tuple(os.urandom(3))).replace(":", ""))
         self.hid.uniq = ":".join("%02X" % b for b in self.mac)
-        self.hid.phys = "usb-0000:00:14.0-%d/input0" % (os.getpid() % 9 + 1)
+        if self.bus == BusType.BLUETOOTH:
+            self.hid.phys = "00:1a:7d:da:71:%02x" % (os.getpid() % 256)  # the host adapter's address, as hidp gives it
+        else:
+            self.hid.phys = "usb-0000:00:14.0-%d/input0" % (os.getpid() % 9 + 1)
         self._stop = threading.Event()
         self._pump = threading.Thread(target=self._answer, daemon=True)
         self._lock = threading.Lock()
@@ -386,6 +390,11 @@ class SwitchPro(Controller):
 
     def player(self):
         return NintendoPlayer(self)
+
+    @staticmethod
+    def raw_axes(v):
+        """The IMU's own axes of a vector in the driver's (Pro Controller) axes."""
+        return v
 
     @property
     def gamepad_node(self):
@@ -418,7 +427,9 @@ class SwitchPro(Controller):
         if not data:
             return
         if data[0] == 0x80 and len(data) >= 2:
-            if data[1] in (0x02, 0x03):  # handshake, 3 Mbit/s: acknowledged; no timeout (0x04): no answer
+            # Over Bluetooth there is no USB handshake: the driver's wait for
+            # an answer times out and it goes on with the subcommands.
+            if self.bus == BusType.USB and data[1] in (0x02, 0x03):  # handshake, 3 Mbit/s: acknowledged; no timeout (0x04): no answer
                 self._send([0x81, data[1]])
             return
         if data[0] != 0x01 or len(data) < 11:
@@ -445,8 +456,8 @@ class SwitchPro(Controller):
             self.buttons_bits = (self.buttons_bits | bit) if buttons[2] else (self.buttons_bits & ~bit)
         imu = []
         for f, rate in samples or [(up_g, rate_dps)] * 3:
-            a = [int(round(x * NINTENDO_ACCEL_RES)) for x in nintendo_remap(f)]
-            g = [int(round(x * NINTENDO_GYRO_RES / 1000)) for x in nintendo_remap(rate)]
+            a = [int(round(x * NINTENDO_ACCEL_RES)) for x in self.raw_axes(nintendo_remap(f))]
+            g = [int(round(x * NINTENDO_GYRO_RES / 1000)) for x in self.raw_axes(nintendo_remap(rate))]
             imu += list(struct.pack("<6h", *(a + g)))
         self._send(self._common(0x30) + imu)
         self.reports += 1
@@ -469,6 +480,55 @@ class LeftJoyConGrip(SwitchPro):
     flip_button = "BTN_DPAD_LEFT"
     # Its IMU node gets the Nintendo frame by the driver's ids (issue 14's
     # report, fixed): scenario 16 checks it.
+
+
+class SwitchProBluetooth(SwitchPro):
+    """The Pro Controller over Bluetooth (bus 0x05): no USB handshake; the
+    same reports, every 15 ms as the emulation sends them."""
+
+    kind = "Switch Pro Controller (Bluetooth)"
+    bus = BusType.BLUETOOTH
+
+
+class LeftJoyCon(SwitchPro):
+    """A lone left Joy-Con over Bluetooth (057e:2006)."""
+
+    kind = "left Joy-Con (Bluetooth)"
+    bus = BusType.BLUETOOTH
+    product = 0x2006
+    controller_type = 0x01
+    gamepad_name = "Nintendo Switch Left Joy-Con"
+    imu_name = "Nintendo Switch Left Joy-Con IMU"
+    flip_bit = 1 << 19
+    flip_button = "BTN_DPAD_LEFT"
+
+
+class RightJoyCon(SwitchPro):
+    """A lone right Joy-Con over Bluetooth (057e:2007). Its IMU is mounted
+    turned half a turn about x: hid-nintendo negates y and z (accelerometer
+    and gyroscope) to give the left Joy-Con's axes, so the raw values here
+    are those negated."""
+
+    kind = "right Joy-Con (Bluetooth)"
+    bus = BusType.BLUETOOTH
+    product = 0x2007
+    controller_type = 0x02
+    gamepad_name = "Nintendo Switch Right Joy-Con"
+    imu_name = "Nintendo Switch Right Joy-Con IMU"
+
+    @staticmethod
+    def raw_axes(v):
+        return (v[0], -v[1], -v[2])
+
+
+class RightJoyConGrip(RightJoyCon):
+    """A right Joy-Con in the charging grip (057e:200e, device type 2)."""
+
+    kind = "right Joy-Con (charging grip)"
+    bus = BusType.USB
+    product = 0x200E
+    gamepad_name = "Nintendo Switch Right Joy-Con (Grip)"
+    imu_name = "Nintendo Switch Right Joy-Con IMU (Grip)"
 
 
 class NintendoPlayer(Player):
