@@ -7,11 +7,13 @@ import OldCard
 // TiltCards: OldCard, an earlier commit's, and NewCard, the checkout's):
 // draws FRAMES frames of a made-up tilt and flip (a flip every 5 s) through
 // the terminal screen, as the view does, at COLUMNS x ROWS in DEPTH (24, 256
-// or 16), with the renderer named (old or new), and prints the bytes sent.
+// or 16), with the renderer named (old or new), and prints the bytes sent;
+// with `hash`, also their FNV-1a hash (to show two renderers send the same).
 //
-// usage: raster old|new COLUMNS ROWS DEPTH FRAMES
+// usage: raster old|new COLUMNS ROWS DEPTH FRAMES [hash]
 let a = CommandLine.arguments
 let (which, columns, rows, depth, frames) = (a[1], Int(a[2])!, Int(a[3])!, a[4], Int(a[5])!)
+let hashes = a.count > 6 && a[6] == "hash"
 
 func motion(_ t: Double) -> DeviceMotion {
   let attitude = Attitude(pitch: 0.35 * sin(t * 2), roll: 0.3 * sin(t * 3), yaw: 0)
@@ -27,6 +29,12 @@ func flip(_ k: Int) -> Double {
 }
 
 var bytes = 0
+var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+@MainActor func add(_ out: [UInt8]) {
+  bytes += out.count
+  guard hashes else { return }
+  for byte in out { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+}
 if which == "old" {
   let mode: OldCard.TerminalRenderer.ColorMode =
     depth == "24" ? .trueColor : depth == "256" ? .palette256 : .palette16
@@ -42,7 +50,7 @@ if which == "old" {
       pose: OldCard.CardPose(attitude: m.attitude, configuration: OldCard.CardConfiguration()),
       flipAngle: flip(k), flipped: flip(k) > 90, state: .active,
       configuration: OldCard.CardConfiguration())
-    bytes += screen.update(f, renderer: renderer, columns: columns, rows: rows).count
+    add(screen.update(f, renderer: renderer, columns: columns, rows: rows))
   }
 } else {
   let mode: NewCard.TerminalRenderer.ColorMode =
@@ -59,7 +67,7 @@ if which == "old" {
       pose: NewCard.CardPose(attitude: m.attitude, configuration: NewCard.CardConfiguration()),
       flipAngle: flip(k), flipped: flip(k) > 90, state: .active,
       configuration: NewCard.CardConfiguration())
-    bytes += screen.update(f, renderer: renderer, columns: columns, rows: rows).count
+    add(screen.update(f, renderer: renderer, columns: columns, rows: rows))
   }
 }
-print(bytes)
+print(hashes ? "\(bytes) \(String(hash, radix: 16))" : "\(bytes)")

@@ -23,8 +23,8 @@ public final class TerminalSink: FrameSink {
     try mode.enter()
   }
 
-  /// When the screen was last drawn (monotonic seconds).
-  private var drawnAt = -Double.infinity
+  /// When the screen was last drawn.
+  private var drawnAt: MonotonicInstant?
   private var pending = false
   /// Frames closer together than this are not all drawn: a terminal shows
   /// no more than about 60 a second, and a replay at full speed makes
@@ -37,25 +37,31 @@ public final class TerminalSink: FrameSink {
   public private(set) var pacing = DrawPacing(
     share: 0.04, shortestInterval: minimumInterval, longestInterval: 0.25)
 
+  /// When the frame held back is due to be drawn; `nil` when none is. The
+  /// loop that drives the view wakes then (``TiltMotionManager`` counts it
+  /// in its deadline), and ``flush()`` draws it.
+  public var drawDeadline: MonotonicInstant? {
+    guard pending, last != nil, let drawnAt else { return nil }
+    return drawnAt + .nanoseconds(Int64(pacing.interval * 1e9))
+  }
+
+  private var isDue: Bool { drawDeadline.map { $0 <= MonotonicInstant.now } ?? true }
+
   public func show(_ frames: [CardFrame]) throws {
     guard let frame = frames.last else { return }
     last = frame
-    guard LoopClock.now() - drawnAt >= pacing.interval else {
-      pending = true
-      return
-    }
+    pending = true
+    guard isDue else { return }
     try draw()
   }
 
-  /// Draws a held-back frame once the pacing's interval has passed, or at once
+  /// Draws a held-back frame once its ``drawDeadline`` has come, or at once
   /// when it says something the drawn one does not (stopped, the other face,
   /// a flip asked for): the loop may sleep after this, and what it shows then
-  /// must be so. A tilt held back (by the pacing's interval at most) is not
-  /// redrawn on its own: the next frame brings it, so a view slower than
-  /// the frames (a large terminal, a debug build) keeps up with them.
+  /// must be so.
   public func flush() throws {
     guard pending, let last else { return }
-    if LoopClock.now() - drawnAt >= pacing.interval || Self.key(last) != drawnKey {
+    if isDue || Self.key(last) != drawnKey {
       try draw()
     }
   }
@@ -100,7 +106,7 @@ public final class TerminalSink: FrameSink {
       try output.flush()
     }
     pacing.record(cost: ThreadCPUClock.now() - started)
-    drawnAt = LoopClock.now()
+    drawnAt = .now
     drawnKey = Self.key(last)
     pending = false
   }

@@ -123,6 +123,7 @@ public final class TiltMotionManager: LoopParticipant, LoopRunning {
   public var isDeviceOpen: Bool { device.isOpen }
 
   private var handler: ((DeviceMotion) -> Void)?
+  private lazy var viewDeadline = ViewDeadline(pipeline.sink)
   private var observesMotion = false
   private var lastHandlerTime: Double?
 
@@ -283,9 +284,13 @@ public final class TiltMotionManager: LoopParticipant, LoopRunning {
   /// watch on its directory.
   public var pollDescriptors: [Int32] { motion.pollDescriptors }
 
-  /// When a display frame or the idle stop is due, or the device is to be
-  /// read again; `nil` at rest: nothing wakes the loop but the device.
-  public var deadline: MonotonicInstant? { motion.deadline }
+  /// When a display frame or the idle stop is due, the device is to be
+  /// read again, or the terminal view is to draw a frame it held back
+  /// (``TerminalSink/drawDeadline``); `nil` at rest: nothing wakes the loop
+  /// but the device.
+  public var deadline: MonotonicInstant? {
+    [motion.deadline, viewDeadline.deadline].compactMap { $0 }.min()
+  }
 
   /// Reads what is ready, shows the frames that are due. Throws when the
   /// device went away and ``waitsForReconnect`` is false (``run(endingOn:)`` returns
@@ -299,6 +304,9 @@ public final class TiltMotionManager: LoopParticipant, LoopRunning {
   /// output. SIGWINCH redraws.
   @discardableResult
   public func run(on loop: EventLoop) throws -> Ending {
+    let view = viewDeadline
+    motion.participants.append(view)
+    defer { motion.participants.removeAll { $0 === view } }
     do {
       switch try motion.run(on: loop) {
       case .requested: return .requested
@@ -314,4 +322,17 @@ public final class TiltMotionManager: LoopParticipant, LoopRunning {
   /// start, when a rest of this run confirmed it and the configuration has a
   /// ``TiltConfiguration/gyroBiasStore``; ``run(endingOn:)`` does it at its end.
   public func storeGyroscopeBias() { motion.storeGyroscopeBias() }
+}
+
+/// The terminal view's next draw as a deadline of the loop: a frame the view
+/// held back to keep its pace is drawn when due (the loop's turn ends with
+/// the sink's `flush()`), not when something else wakes the loop.
+final class ViewDeadline: LoopParticipant {
+  weak var sink: TerminalSink?
+
+  init(_ sink: FrameSink) { self.sink = sink as? TerminalSink }
+
+  var pollDescriptors: [Int32] { [] }
+  var deadline: MonotonicInstant? { sink?.drawDeadline }
+  func service(ready: Set<Int32>) throws { try sink?.flush() }
 }

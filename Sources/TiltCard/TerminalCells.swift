@@ -50,8 +50,14 @@ struct TerminalCells {
     var madeGlow = made?.glow ?? [Double](repeating: 0, count: 4 * count)
     // Whether each cell may stand while its subpixels move within the slack.
     var gentle = made?.gentle ?? [Bool](repeating: false, count: count)
+    // Outside the box this frame drew and the one the frame before drew,
+    // the subpixels were the plain backdrop both times: their cells stand.
+    let box = made.map { TerminalCanvas.union(canvas.drawnBox, $0.drawnBox) }
     made = nil
     let (columns, rows) = (columns, rows)
+    let (columnsToMake, rowsToMake) =
+      box.map { ($0.x0 / 2..<($0.x1 + 1) / 2, $0.y0 / 2..<($0.y1 + 1) / 2) }
+      ?? (0..<columns, 0..<rows)
     let subWidth = canvas.subWidth
     let slack = Self.slack(mode)
     // The ink of the last subpixel quantised, by its colour: neighbours are
@@ -84,8 +90,8 @@ struct TerminalCells {
                   default: return false
                   }
                 }
-                for row in 0..<rows {
-                  for column in 0..<columns {
+                for row in rowsToMake {
+                  for column in columnsToMake {
                     let c = row &* columns &+ column
                     let top = 2 &* row &* subWidth &+ 2 &* column
                     let bottom = top &+ subWidth
@@ -137,7 +143,8 @@ struct TerminalCells {
     self.subpixels = canvas.colors
     self.subWidth = subWidth
     cache.previous = TerminalRasterCache.PreviousCells(
-      key: key, colors: madeColors, glow: madeGlow, gentle: gentle, cells: cells)
+      key: key, colors: madeColors, glow: madeGlow, gentle: gentle, cells: cells,
+      drawnBox: canvas.drawnBox)
   }
 
   /// How far a subpixel may move, in each channel (of 255) and in the

@@ -57,6 +57,8 @@ final class TerminalRasterCache {
     var glow: [Double]
     var gentle: [Bool]
     var cells: [TerminalCell]
+    /// The subpixels the canvas of those cells drew (``TerminalCanvas/drawnBox``).
+    var drawnBox: TerminalCanvas.Window
   }
   var previous: PreviousCells?
 

@@ -22,12 +22,17 @@ public struct TerminalScreen {
   static let sendingTolerance = trueColorTolerance - 1
 
   private var shown: TerminalGrid?
+  /// The grid the screen was last brought to, and the tolerance it was sent with.
+  private var drawn: (grid: TerminalGrid, tolerance: Int)?
   private let cache = TerminalRasterCache()
 
   public init() {}
 
   /// Forgets what the terminal shows: the next update redraws it whole.
-  public mutating func invalidate() { shown = nil }
+  public mutating func invalidate() {
+    shown = nil
+    drawn = nil
+  }
 
   /// The bytes that bring the terminal to `frame` drawn by `renderer` in
   /// `columns` × `rows` cells; empty when nothing visible changed.
@@ -40,8 +45,10 @@ public struct TerminalScreen {
     // Taken out while it is brought up to date, so that its cells are not copied.
     if var shown = shown.take(), shown.columns == grid.columns, shown.rows == grid.rows {
       let bytes = TerminalScreenWriter.update(
-        from: &shown, to: grid, tolerance: tolerance, mode: mode)
+        from: &shown, to: grid, tolerance: tolerance, mode: mode,
+        previous: drawn?.tolerance == tolerance ? drawn?.grid : nil)
       self.shown = shown
+      drawn = (grid, tolerance)
       return bytes
     }
     // Whole: every row written over from the top left, the rest cleared.
@@ -49,6 +56,7 @@ public struct TerminalScreen {
     let bytes = TerminalScreenWriter.full(
       grid, mode: mode, tolerance: tolerance, shown: &written)
     shown = written
+    drawn = (grid, tolerance)
     return bytes
   }
 }

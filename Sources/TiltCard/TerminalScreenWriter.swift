@@ -53,12 +53,22 @@ struct TerminalScreenWriter {
   /// made what it then shows. A cell that looks like the shown one within
   /// `tolerance` (``TerminalCell/looksLike(_:tolerance:)``) is left as it
   /// is. Nothing when nothing differs. `shown` must be of `grid`'s size.
+  ///
+  /// `previous` is the grid `shown` was last brought to, when it is of the
+  /// same size: a cell as it was there looks like the shown one still (it
+  /// was left as looking like it, or written within the tolerance, or
+  /// written over with a close ink since), so it is not compared again.
   static func update(
     from shown: inout TerminalGrid, to grid: TerminalGrid, tolerance: Int,
-    mode: TerminalRenderer.ColorMode
+    mode: TerminalRenderer.ColorMode, previous: TerminalGrid? = nil
   ) -> [UInt8] {
     var w = TerminalScreenWriter(mode: mode, tolerance: tolerance)
     let columns = grid.columns
+    let previous = previous.flatMap {
+      $0.columns == grid.columns && $0.rows == grid.rows ? $0.cells : nil
+    }
+    var changed: [Int] = []
+    changed.reserveCapacity(columns)
     for row in 0..<grid.rows {
       let base = row * columns
       if !grid.exact[row] || !shown.exact[row] {
@@ -77,12 +87,26 @@ struct TerminalScreenWriter {
         shown.exact[row] = grid.exact[row]
         continue
       }
-      for column in 0..<columns {
-        let cell = grid.cells[base + column]
-        let before = shown.cells[base + column]
-        guard cell != before, !cell.looksLike(before, tolerance: tolerance) else { continue }
+      // The columns to write, judged first: a cell is judged by what was
+      // shown before this row was written (the cells a move writes over are
+      // those left of its column, judged already).
+      changed.removeAll(keepingCapacity: true)
+      grid.cells.withUnsafeBufferPointer { cells in
+        shown.cells.withUnsafeBufferPointer { shownCells in
+          for column in 0..<columns {
+            let i = base &+ column
+            let cell = cells[i]
+            let before = shownCells[i]
+            guard cell != before else { continue }
+            if let previous, previous[i] == cell { continue }
+            guard !cell.looksLike(before, tolerance: tolerance) else { continue }
+            changed.append(column)
+          }
+        }
+      }
+      for column in changed {
         w.move(row: row, column: column, over: grid, shown: &shown)
-        shown.cells[base + column] = w.put(cell)
+        shown.cells[base + column] = w.put(grid.cells[base + column])
       }
     }
     if !w.bytes.isEmpty { w.reset() }
