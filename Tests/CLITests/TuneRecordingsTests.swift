@@ -94,7 +94,8 @@ import Testing
   ) {
     let options = try PipelineOptions(TuneCommand.parse([]))
     let path = TiltCLI.packageRoot.appendingPathComponent(file).path
-    let data = try TuneData.load(path: path, configuration: options.tiltConfiguration())
+    let data = try TuneData.load(
+      path: path, configuration: options.tiltConfiguration().deviceMotion)
     let scorer = FilterScorer(
       data: data, base: options.motionConfiguration, card: options.cardConfiguration)
     let report = TuneReport(
