@@ -95,7 +95,7 @@ let package = Package(
       path: "Tests/vm/AsyncProbe"),
     // What a test needs from the machine (tools, shared data): skip or fail, in one place.
     .target(
-      name: "TestTools", dependencies: ["MotionSimulator"], path: "Tests/TestTools"),
+      name: "TestTools", dependencies: ["MotionSimulator", "IIO"], path: "Tests/TestTools"),
     .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
     .testTarget(
       name: "EvdevCoreTests", dependencies: ["EvdevCore", "TestTools"]),
@@ -111,12 +111,14 @@ let package = Package(
       name: "CardServerTests", dependencies: ["CardServer", "TiltCard", "Attitude"]),
     .testTarget(
       name: "MotionTests",
-      dependencies: ["Motion", "PollLoop", "Attitude", "EvdevCore", "SystemCalls", "TestTools"]),
+      dependencies: [
+        "Motion", "PollLoop", "Attitude", "EvdevCore", "IIO", "SystemCalls", "TestTools",
+      ]),
     .testTarget(
       name: "TiltTests",
       dependencies: [
         "Tilt", "Motion", "PollLoop", "EvdevCore", "Evdev", "Attitude", "TiltCard", "IIO",
-        "SystemCalls",
+        "SystemCalls", "TestTools",
       ]),
     .testTarget(
       name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning", "CommandLineOptions"],
