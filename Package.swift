@@ -93,6 +93,11 @@ let package = Package(
     .executableTarget(
       name: "tilt-async-probe", dependencies: ["Motion", "Tilt", "TiltCard", "SystemCalls"],
       path: "Tests/vm/AsyncProbe"),
+    // The documentation's Swift examples (README, the DocC catalogs), one function each,
+    // generated and checked by DocExamplesTests, which runs them; not a product.
+    .executableTarget(
+      name: "tilt-doc-examples", dependencies: ["Motion", "Tilt", "TiltCard"],
+      path: "Tests/DocExamples"),
     // What a test needs from the machine (tools, shared data): skip or fail, in one place.
     .target(
       name: "TestTools", dependencies: ["MotionSimulator", "IIO"], path: "Tests/TestTools"),
@@ -124,6 +129,7 @@ let package = Package(
       name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning", "CommandLineOptions"],
       exclude: ["Golden"]),
     .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
+    .testTarget(name: "DocExamplesTests", dependencies: ["tilt-doc-examples", "TestTools"]),
     .testTarget(
       name: "DSUTests",
       dependencies: ["DSU", "TestTools", "Motion", "PollLoop", "Attitude", "SystemCalls"]),
