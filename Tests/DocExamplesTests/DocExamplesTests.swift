@@ -219,10 +219,15 @@ import Testing
     _ = fm.createFile(atPath: stderr.path, contents: nil)
     process.standardOutput = try FileHandle(forWritingTo: stdout)
     process.standardError = try FileHandle(forWritingTo: stderr)
+    let started = ContinuousClock.now
     try process.run()
     if case .atInterrupt = run.ending {
       try await Task.sleep(for: .seconds(2))
-      #expect(process.isRunning, "it runs until interrupted")
+      // A paced replay ends by itself after the demo's 20 s: on a machine
+      // so busy that the sleep took that long, it may have.
+      if ContinuousClock.now - started < .seconds(15) {
+        #expect(process.isRunning, "it runs until interrupted")
+      }
       process.interrupt()
     }
     let deadline = ContinuousClock.now + .seconds(60)
