@@ -10,6 +10,8 @@ let package = Package(
     .library(name: "Evdev", targets: ["Evdev"]),
     .library(name: "Attitude", targets: ["Attitude"]),
     .library(name: "TiltCard", targets: ["TiltCard"]),
+    .library(name: "JSON", targets: ["JSON"]),
+    .library(name: "Reports", targets: ["Reports"]),
     .library(name: "IIO", targets: ["IIO"]),
     .library(name: "Motion", targets: ["Motion"]),
     .library(name: "Tilt", targets: ["Tilt"]),
@@ -41,6 +43,8 @@ let package = Package(
     .target(name: "IIO", dependencies: ["EvdevCore", "PollLoop", "SystemCalls"]),
     .target(name: "Attitude"),
     .target(name: "TiltCard", dependencies: ["Attitude", "SystemCalls"]),
+    // The reports' JSON (devices, info, tune, calibrate): values written in a stable form.
+    .target(name: "JSON", dependencies: ["SystemCalls"]),
     // Rigid-body motion turned into a device's readings, for tests and benchmarks.
     .target(name: "MotionSimulator", dependencies: ["Attitude", "EvdevCore"]),
     // The live page's HTTP server (contract §6), through libmicrohttpd.
@@ -58,10 +62,11 @@ let package = Package(
       dependencies: ["Evdev", "EvdevCore", "IIO", "Attitude", "PollLoop", "SystemCalls"]),
     // The card on top of Motion: the pipeline, the card's managers, the sinks.
     .target(
-      name: "Tilt",
-      dependencies: [
-        "Motion", "PollLoop", "Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard", "SystemCalls",
-      ]),
+      name: "Tilt", dependencies: ["Motion", "EvdevCore", "Attitude", "TiltCard", "SystemCalls"]),
+    // What `devices` and `info` print of devices and recordings, on Motion.
+    .target(
+      name: "Reports",
+      dependencies: ["Motion", "Evdev", "EvdevCore", "IIO", "PollLoop", "SystemCalls", "JSON"]),
     // The card's run with its live page: the card's manager served by CardServer.
     .target(
       name: "CardPage", dependencies: ["Tilt", "CardServer", "TiltCard", "SystemCalls"]),
@@ -85,7 +90,7 @@ let package = Package(
       dependencies: ["Motion", "PollLoop", "SystemCalls", "CSystemd", "Attitude", "EvdevCore"]),
     // tune's measurement, search, report data and plot: the steadiest filter for a recording.
     .target(
-      name: "Tuning", dependencies: ["Tilt", "EvdevCore", "Attitude", "TiltCard"]),
+      name: "Tuning", dependencies: ["Motion", "EvdevCore", "Attitude", "TiltCard", "JSON"]),
     // Subcommands declared once: the parser, the help, the shell completions
     // and the man page are made from each option's declaration. Not a product.
     .target(name: "CommandLineOptions"),
@@ -94,15 +99,20 @@ let package = Package(
       dependencies: [
         "Tilt", "Motion", "PollLoop", "Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard",
         "SystemCalls", "CardServer", "CardPage", "Tuning", "DSU", "CommandLineOptions",
-        "MotionService",
+        "MotionService", "Reports", "JSON",
       ]),
     // The app side of VM scenarios 32 and 33 (Tests/vm/README.md); not a product.
     .executableTarget(
       name: "tilt-async-probe", dependencies: ["Motion", "Tilt", "TiltCard", "SystemCalls"],
       path: "Tests/vm/AsyncProbe"),
+    // The documentation's Swift examples (README, the DocC catalogs), one function each,
+    // generated and checked by DocExamplesTests, which runs them; not a product.
+    .executableTarget(
+      name: "tilt-doc-examples", dependencies: ["Motion", "Tilt", "TiltCard"],
+      path: "Tests/DocExamples"),
     // What a test needs from the machine (tools, shared data): skip or fail, in one place.
     .target(
-      name: "TestTools", dependencies: ["MotionSimulator"], path: "Tests/TestTools"),
+      name: "TestTools", dependencies: ["MotionSimulator", "IIO"], path: "Tests/TestTools"),
     .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
     .testTarget(
       name: "EvdevCoreTests", dependencies: ["EvdevCore", "TestTools"]),
@@ -119,17 +129,20 @@ let package = Package(
       name: "CardServerTests", dependencies: ["CardServer", "TiltCard", "Attitude"]),
     .testTarget(
       name: "MotionTests",
-      dependencies: ["Motion", "PollLoop", "Attitude", "EvdevCore", "SystemCalls", "TestTools"]),
+      dependencies: [
+        "Motion", "PollLoop", "Attitude", "EvdevCore", "IIO", "SystemCalls", "TestTools",
+      ]),
     .testTarget(
       name: "TiltTests",
       dependencies: [
         "Tilt", "Motion", "PollLoop", "EvdevCore", "Evdev", "Attitude", "TiltCard", "IIO",
-        "SystemCalls",
+        "SystemCalls", "TestTools",
       ]),
     .testTarget(
       name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning", "CommandLineOptions"],
       exclude: ["Golden"]),
     .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
+    .testTarget(name: "DocExamplesTests", dependencies: ["tilt-doc-examples", "TestTools"]),
     .testTarget(
       name: "DSUTests",
       dependencies: ["DSU", "TestTools", "Motion", "PollLoop", "Attitude", "SystemCalls"]),

@@ -1,6 +1,5 @@
 import EvdevCore
 import Foundation
-import IIO
 
 /// How long a recording plays, from its first and last sample times, for the
 /// terminal view's progress; `nil` when that is not quickly known. Only the

@@ -6,9 +6,10 @@ import Foundation
 /// zoom on the busiest stretch when the recording is long, then jitter
 /// against lag for every setting tried, each point numbered by its rank.
 ///
-/// Every piece of text goes through ``text(_:x:y:size:anchor:kind:)``, which
-/// records its box, so a test can check that nothing leaves the canvas and
-/// that no two legend entries overlap.
+/// Drawn with the SVG toolkit beside it: every piece of text goes through
+/// `Canvas.text`, which records its box, so a test can check that nothing
+/// leaves the canvas and that no two legend entries overlap; `LabelPlacer`
+/// puts the rank labels beside their points.
 public struct TunePlot: Sendable {
   public struct Series: Sendable {
     var name: String
@@ -20,20 +21,6 @@ public struct TunePlot: Sendable {
     var times: [Double]
     /// Card → reference rotations, one per time.
     var attitudes: [Quaternion]
-  }
-
-  /// A text's box on the canvas, in pixels (y down).
-  struct TextBox {
-    enum Kind { case title, label, tick, legend, pointLabel, callout, list }
-    var x0: Double
-    var y0: Double
-    var x1: Double
-    var y1: Double
-    var kind: Kind
-    var text: String
-
-    func overlaps(_ o: TextBox) -> Bool { x0 < o.x1 && o.x0 < x1 && y0 < o.y1 && o.y0 < y1 }
-    func contains(_ p: (Double, Double)) -> Bool { p.0 > x0 && p.0 < x1 && p.1 > y0 && p.1 < y1 }
   }
 
   var title: String
@@ -60,29 +47,6 @@ public struct TunePlot: Sendable {
   private let panelHeight = 170.0
 
   /// The SVG, its height, and the box of every text in it.
-  /// A leader line from a point to its label, pixels.
-  struct Leader {
-    var x0: Double
-    var y0: Double
-    var x1: Double
-    var y1: Double
-    /// The label it leads to.
-    var text: String
-
-    /// Whether the line passes through `box` (its last 1.5 pixels, at its own label, aside).
-    func crosses(_ box: TextBox) -> Bool {
-      let length = ((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0)).squareRoot()
-      guard length > 0 else { return false }
-      let steps = max(2, Int(length))
-      for k in 0...steps {
-        let u = Double(k) / Double(steps)
-        guard u * length <= length - 1.5 else { break }
-        if box.contains((x0 + u * (x1 - x0), y0 + u * (y1 - y0))) { return true }
-      }
-      return false
-    }
-  }
-
   func render() -> (svg: String, height: Double, boxes: [TextBox]) {
     let (svg, height, boxes, _) = renderWithLeaders()
     return (svg, height, boxes)
@@ -94,7 +58,7 @@ public struct TunePlot: Sendable {
     var y = margin + 18
     canvas.text(title, x: margin, y: y, size: 16, weight: "bold", kind: .title)
     for sentence in subtitle {
-      for line in wrap(sentence, size: 12, width: TunePlot.width - 2 * margin) {
+      for line in Canvas.wrap(sentence, size: 12, width: TunePlot.width - 2 * margin) {
         y += 17
         canvas.text(line, x: margin, y: y, size: 12, fill: "#444", kind: .title)
       }
@@ -345,11 +309,10 @@ public struct TunePlot: Sendable {
       xLabel: "lag (ms)" + (xAxis.isLog ? ", log scale" : ""),
       yLabel: "jitter at rest (°)" + (yAxis.isLog ? ", log scale" : ""), into: &canvas)
     // Points, then their labels where they collide with nothing placed yet.
-    var obstacles: [TextBox] = []
-    var rings: [TextBox] = []
+    var labels = LabelPlacer(area: (x0: x0 + 2, y0: y + 2, x1: x1 - 2, y1: bottom - 2))
     let points = scores.map { (px($0.lag ?? 0), py($0.jitter ?? 0)) }
     for (p, s) in zip(points, scores) {
-      obstacles.append(
+      labels.obstacles.append(
         TextBox(x0: p.0 - 5, y0: p.1 - 5, x1: p.0 + 5, y1: p.1 + 5, kind: .pointLabel, text: ""))
       let color = TunePlot.color(s.setting)
       if s.setting.fusionTau != nil {
@@ -362,136 +325,11 @@ public struct TunePlot: Sendable {
         )
       }
     }
-    let plotArea = (x0: x0 + 2, y0: y + 2, x1: x1 - 2, y1: bottom - 2)
-    /// The box that `canvas.text` will record for `label` drawn centred at `c`.
-    func labelBox(
-      _ label: String, at c: (Double, Double), size: Double, width w: Double, kind: TextBox.Kind
-    )
-      -> TextBox
-    {
-      TextBox(
-        x0: c.0 - w / 2, y0: c.1 - 0.6 * size, x1: c.0 + w / 2, y1: c.1 + 0.65 * size, kind: kind,
-        text: label)
-    }
-    func inPlotArea(_ box: TextBox) -> Bool {
-      box.x0 >= plotArea.x0 && box.x1 <= plotArea.x1 && box.y0 >= plotArea.y0
-        && box.y1 <= plotArea.y1
-    }
-    /// Whether `box`, led to from `p`, is clear at `level`: 0, its box and
-    /// leader cross nothing (`also` holds boxes not drawn yet); 1, its box
-    /// crosses no text, mark or leader and its leader no text (it may cross a
-    /// mark or a ring); 2, its box overlaps no text or mark.
-    func isClear(
-      _ box: TextBox, from p: (Double, Double), level: Int, leader: Bool, also: [TextBox] = []
-    ) -> Bool {
-      guard !obstacles.contains(where: box.overlaps), !also.contains(where: box.overlaps) else {
-        return false
-      }
-      if level < 2 {
-        guard !canvas.leaders.contains(where: { $0.crosses(box) }) else { return false }
-      }
-      if level == 0 { guard !rings.contains(where: box.overlaps) else { return false } }
-      if level < 2, leader, let line = leaderLine(from: p, to: box) {
-        let crossable = level == 0 ? obstacles + rings : obstacles.filter { !$0.text.isEmpty }
-        if (crossable + also).contains(where: { !$0.contains(p) && line.crosses($0) }) {
-          return false
-        }
-      }
-      return true
-    }
-    func draw(
-      _ label: String, at c: (Double, Double), near p: (Double, Double), size: Double,
-      kind: TextBox.Kind, fill: String, weight: String? = nil, leader: Bool
-    ) {
-      let box = canvas.text(
-        label, x: c.0, y: c.1 + size * 0.35, size: size, anchor: "middle", weight: weight,
-        fill: fill, kind: kind)
-      obstacles.append(box)
-      if leader, let line = leaderLine(from: p, to: box) {
-        canvas.leaders.append(line)
-        canvas.add(
-          "<line x1=\"\(f(line.x0))\" y1=\"\(f(line.y0))\" x2=\"\(f(line.x1))\" y2=\"\(f(line.y1))\" stroke=\"\(fill)\" stroke-width=\"1\"/>\n"
-        )
-      }
-    }
-    func place(
-      _ label: String, near p: (Double, Double), size: Double, distances: [Double],
-      kind: TextBox.Kind,
-      fill: String, weight: String? = nil, leader: Bool
-    ) {
-      let w = Canvas.textWidth(label, size: size, bold: weight != nil)
-      let h = size * 1.15
-      var fallback: (Double, Double)?
-      for level in 0..<3 {
-        for r in distances {
-          for (dx, dy) in [
-            (1.0, 0.0), (-1, 0), (0, -1), (0, 1), (1, -1), (-1, -1), (1, 1), (-1, 1),
-            (0.5, -1), (-0.5, -1), (0.5, 1), (-0.5, 1), (1, -0.5), (-1, -0.5), (1, 0.5), (-1, 0.5),
-          ] {
-            let c = (p.0 + dx * (r + (dx == 0 ? 0 : w / 2)), p.1 + dy * (r + (dy == 0 ? 0 : h / 2)))
-            let box = labelBox(label, at: c, size: size, width: w, kind: kind)
-            guard inPlotArea(box) else { continue }
-            if fallback == nil { fallback = c }
-            guard isClear(box, from: p, level: level, leader: leader) else { continue }
-            draw(
-              label, at: c, near: p, size: size, kind: kind, fill: fill, weight: weight,
-              leader: leader)
-            return
-          }
-        }
-      }
-      if let fallback {
-        draw(
-          label, at: fallback, near: p, size: size, kind: kind, fill: fill, weight: weight,
-          leader: leader)
-      }
-    }
-    /// The rank labels of a cluster of points as one column beside it, at the
-    /// first place where every label is clear (level 0, else 1); `false` when
-    /// there is none.
-    func placeColumn(_ cluster: [Int], size: Double, distances: [Double]) -> Bool {
-      let labels = cluster.map { "\($0 + 1)" }
-      let widths = labels.map { Canvas.textWidth($0, size: size) }
-      let columns = TunePlot.columnPlaces(
-        of: cluster.map { points[$0] }, widths: widths, lineHeight: size * 1.25 + 1,
-        distances: distances, within: plotArea)
-      for level in 0..<2 {
-        for column in columns {
-          let boxes = zip(labels, zip(column, widths)).map {
-            labelBox($0, at: $1.0, size: size, width: $1.1, kind: .pointLabel)
-          }
-          guard boxes.allSatisfy(inPlotArea) else { continue }
-          let clear = boxes.indices.allSatisfy { k in
-            isClear(
-              boxes[k], from: points[cluster[k]], level: level, leader: true,
-              also: boxes.indices.filter { $0 != k }.map { boxes[$0] })
-          }
-          guard clear else { continue }
-          for (k, i) in cluster.enumerated() {
-            draw(
-              labels[k], at: column[k], near: points[i], size: size, kind: .pointLabel,
-              fill: "#222", leader: true)
-          }
-          return true
-        }
-      }
-      return false
-    }
-    /// The line from a point to its label's box, ending at the box; `nil`
-    /// when the label is close enough to need none.
-    func leaderLine(from p: (Double, Double), to box: TextBox) -> Leader? {
-      // The centre `labelBox` drew it around (0.6 of the 1.25 sizes above it).
-      let c = ((box.x0 + box.x1) / 2, box.y0 + (box.y1 - box.y0) * 0.6 / 1.25)
-      guard (c.0 - p.0).magnitude + (c.1 - p.1).magnitude > 14 else { return nil }
-      return Leader(
-        x0: p.0, y0: p.1, x1: min(max(p.0, box.x0), box.x1), y1: min(max(p.1, box.y0), box.y1),
-        text: box.text)
-    }
     // The rings of the recommended and default points: no label on them if it can be helped.
     for setting in [recommended, defaultSetting] {
       guard let i = scores.firstIndex(where: { $0.setting == setting }) else { continue }
       let p = points[i]
-      rings.append(
+      labels.rings.append(
         TextBox(x0: p.0 - 9, y0: p.1 - 9, x1: p.0 + 9, y1: p.1 + 9, kind: .pointLabel, text: ""))
     }
     // The two callouts first, so they get the clearest places.
@@ -504,24 +342,26 @@ public struct TunePlot: Sendable {
         "<circle cx=\"\(f(p.0))\" cy=\"\(f(p.1))\" r=\"8\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"/>\n"
       )
       if setting == defaultSetting, setting == recommended { continue }
-      place(
+      labels.place(
         name == "recommended" && setting == defaultSetting ? "recommended (default)" : name,
         near: p, size: 12, distances: [22, 40, 60], kind: .callout, fill: color, weight: "bold",
-        leader: true)
+        leader: true, on: &canvas)
     }
     // Points on one spot get their labels as one column, in rank order: the
     // leaders of labels placed one by one ran through the first ones.
     let distances = [7.0, 14, 24, 36, 50, 66, 84, 104]
-    for cluster in TunePlot.clusters(points, within: 4) {
+    for cluster in LabelPlacer.clusters(points, within: 4) {
       if cluster.count > 1,
-        placeColumn(cluster, size: 10, distances: distances.dropFirst().map { $0 })
+        labels.placeColumn(
+          cluster.map { "\($0 + 1)" }, at: cluster.map { points[$0] }, size: 10,
+          distances: distances.dropFirst().map { $0 }, fill: "#222", on: &canvas)
       {
         continue
       }
       for i in cluster {
-        place(
+        labels.place(
           "\(i + 1)", near: points[i], size: 10, distances: distances, kind: .pointLabel,
-          fill: "#222", leader: true)
+          fill: "#222", leader: true, on: &canvas)
       }
     }
     // The key: rank and the options, as the table has them.
@@ -632,171 +472,4 @@ public struct TunePlot: Sendable {
     }
     return y + 6
   }
-
-  /// `text` broken at spaces into lines that fit `width` pixels.
-  private func wrap(_ text: String, size: Double, width: Double) -> [String] {
-    var lines: [String] = []
-    var line = ""
-    for word in text.split(separator: " ") {
-      let candidate = line.isEmpty ? String(word) : line + " " + word
-      if Canvas.textWidth(candidate, size: size) > width, !line.isEmpty {
-        lines.append(line)
-        line = String(word)
-      } else {
-        line = candidate
-      }
-    }
-    if !line.isEmpty { lines.append(line) }
-    return lines
-  }
-}
-
-/// The SVG body being written, and the box of every text in it.
-struct Canvas {
-  let width: Double
-  var body = ""
-  var boxes: [TunePlot.TextBox] = []
-  var leaders: [TunePlot.Leader] = []
-
-  /// The width of `text` in DejaVu Sans (the font librsvg picks for sans-serif
-  /// on Debian), from per-character advance widths; on the generous side.
-  static func textWidth(_ text: String, size: Double, bold: Bool = false) -> Double {
-    var em = 0.0
-    for c in text {
-      switch c {
-      case "i", "l", "j", "'", "|", ".", ",", ":", ";", "!": em += 0.32
-      case "f", "t", "r", "(", ")", "[", "]", " ", "-", "/": em += 0.42
-      case "m", "w", "M", "W", "—", "…": em += 0.98
-      case "A"..."Z", "≥", "≤", "←", "τ", "°", "·", "–": em += 0.74
-      default: em += 0.64
-      }
-    }
-    return em * size * (bold ? 1.15 : 1)
-  }
-
-  mutating func add(_ s: String) { body += s }
-
-  /// Text at baseline `y`; records and returns its box.
-  @discardableResult
-  mutating func text(
-    _ s: String, x: Double, y: Double, size: Double, anchor: String = "start",
-    weight: String? = nil, fill: String = "#111", kind: TunePlot.TextBox.Kind
-  ) -> TunePlot.TextBox {
-    let w = Canvas.textWidth(s, size: size, bold: weight != nil)
-    let x0 = anchor == "middle" ? x - w / 2 : anchor == "end" ? x - w : x
-    let box = TunePlot.TextBox(
-      x0: x0, y0: y - size * 0.95, y1: y + size * 0.3, x1: x0 + w, kind: kind, text: s)
-    boxes.append(box)
-    body +=
-      "<text x=\"\(f(x))\" y=\"\(f(y))\" font-size=\"\(f(size))\"\(anchor == "start" ? "" : " text-anchor=\"\(anchor)\"")\(weight.map { " font-weight=\"\($0)\"" } ?? "") fill=\"\(fill)\">\(escape(s))</text>\n"
-    return box
-  }
-
-  /// Text turned a quarter left, centred on (x, y).
-  mutating func verticalText(_ s: String, x: Double, y: Double, size: Double) {
-    let w = Canvas.textWidth(s, size: size)
-    boxes.append(
-      TunePlot.TextBox(
-        x0: x - size * 0.95, y0: y - w / 2, x1: x + size * 0.3, y1: y + w / 2, kind: .label, text: s
-      ))
-    body +=
-      "<text transform=\"translate(\(f(x)) \(f(y))) rotate(-90)\" text-anchor=\"middle\" font-size=\"\(f(size))\" fill=\"#111\">\(escape(s))</text>\n"
-  }
-}
-
-extension TunePlot.TextBox {
-  init(x0: Double, y0: Double, y1: Double, x1: Double, kind: Kind, text: String) {
-    self.init(x0: x0, y0: y0, x1: x1, y1: y1, kind: kind, text: text)
-  }
-}
-
-/// An axis: its range, linear or logarithmic, and ticks at 1-2-5 steps.
-struct Axis {
-  var low: Double
-  var high: Double
-  var isLog: Bool
-  var ticks: [(value: Double, label: String)]
-
-  func fraction(_ v: Double) -> Double {
-    guard high > low else { return 0.5 }
-    if isLog {
-      let c = max(v, low)
-      return (log10(c) - log10(low)) / (log10(high) - log10(low))
-    }
-    return (v - low) / (high - low)
-  }
-
-  /// The 1-2-5 step nearest to `span / target`.
-  static func niceStep(_ span: Double, target: Int) -> Double {
-    let raw = span / Double(max(target, 1))
-    let power = pow(10, (log10(raw)).rounded(.down))
-    let m = raw / power
-    return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * power
-  }
-
-  /// A linear axis over `low…high` with ticks every 1-2-5 step; with `snap`
-  /// the range widens to whole steps.
-  static func linear(_ low: Double, _ high: Double, target: Int, snap: Bool = true) -> Axis {
-    let step = niceStep(max(high - low, 1e-9), target: target)
-    let a = snap ? (low / step + 1e-9).rounded(.down) * step : low
-    let b = snap ? (high / step - 1e-9).rounded(.up) * step : high
-    var ticks: [(Double, String)] = []
-    let decimals = max(0, Int(-log10(step).rounded(.down)))
-    var v = (a / step).rounded(.up) * step
-    while v <= b + step * 1e-9 {
-      ticks.append((v, label(v, decimals: decimals)))
-      v += step
-    }
-    return Axis(low: a, high: b, isLog: false, ticks: ticks)
-  }
-
-  /// Logarithmic when the values span more than a factor of 20 (a zero, or a
-  /// value under `floor`, sits at the low end, labelled "≤"), else linear from 0.
-  static func auto(_ values: [Double], target: Int, floor: Double = 0) -> Axis {
-    let values = values.map { $0 < floor ? 0 : $0 }
-    let positive = values.filter { $0 > 0 }
-    guard let hi = values.max(), hi > 0 else { return linear(0, 1, target: target) }
-    guard let lo = positive.min(), hi / lo > 20 else { return linear(0, hi * 1.05, target: target) }
-    let steps = [1.0, 2, 5]
-    var low = pow(10, log10(lo).rounded(.down))
-    for m in steps where m * pow(10, log10(lo).rounded(.down)) <= lo {
-      low = m * pow(10, log10(lo).rounded(.down))
-    }
-    var high = pow(10, log10(hi).rounded(.up))
-    for m in steps.reversed() where m * pow(10, log10(hi).rounded(.down)) >= hi {
-      high = m * pow(10, log10(hi).rounded(.down))
-    }
-    var ticks: [(Double, String)] = []
-    var e0 = Int(log10(low).rounded(.down))
-    var e1 = Int(log10(high).rounded(.up))
-    let useAll = e1 - e0 <= 4
-    if !useAll {
-      // Many decades: ticks at the powers of ten, the range out to whole decades.
-      low = pow(10, Double(e0))
-      high = pow(10, log10(hi).rounded(.up))
-      (e0, e1) = (Int(log10(low).rounded()), Int(log10(high).rounded()))
-    }
-    for e in e0...e1 {
-      for m in useAll ? steps : [1] {
-        let v = m * pow(10, Double(e))
-        guard v >= low * 0.999, v <= high * 1.001 else { continue }
-        let text = label(v, decimals: max(0, -e))
-        let zeros = values.contains { $0 <= 0 }
-        ticks.append((v, ticks.isEmpty && zeros ? "≤" + text : text))
-      }
-    }
-    return Axis(low: low, high: high, isLog: true, ticks: ticks)
-  }
-
-  static func label(_ v: Double, decimals: Int) -> String {
-    let text = String(format: "%.\(min(decimals, 6))f", v)
-    return Double(text) == 0 ? String(format: "%.\(min(decimals, 6))f", 0.0) : text
-  }
-}
-
-private func f(_ v: Double) -> String { String(format: "%.1f", v) }
-
-private func escape(_ text: String) -> String {
-  text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-    .replacingOccurrences(of: ">", with: "&gt;")
 }

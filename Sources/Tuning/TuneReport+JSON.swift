@@ -1,4 +1,4 @@
-import TiltCard
+import JSON
 
 extension TuneReport {
   /// The report as `tune --json` writes it (contract §3.9).

@@ -1,4 +1,5 @@
-import Tilt
+import Motion
+import TiltCard
 
 /// One tuning of a recording, as an app calls it: "the steadiest filter for
 /// my device". Loads the recording, measures every setting the search tries
@@ -12,15 +13,16 @@ public struct TuneRun: Sendable {
   public let scorer: FilterScorer
   public let report: TuneReport
 
-  /// Tunes `path` (evemu or CSV) for the estimator and card of `configuration`;
-  /// `progress` gets the settings done and the total. Throws ``TuningError``
+  /// Tunes `path` (evemu or CSV), decoded as `configuration` says, for its
+  /// estimator and for `card`; `progress` gets the settings done and the total. Throws ``TuningError``
   /// when nothing can be scored, and the recording's own errors (file and line).
   public init(
-    path: String, configuration: TiltConfiguration = TiltConfiguration(),
-    search: TuneSearch = .grid, progress: (Int, Int) -> Void = { _, _ in }
+    path: String, configuration: DeviceMotionConfiguration = DeviceMotionConfiguration(),
+    card: CardConfiguration = CardConfiguration(), search: TuneSearch = .grid,
+    progress: (Int, Int) -> Void = { _, _ in }
   ) throws {
     let data = try TuneData.load(path: path, configuration: configuration)
-    let scorer = FilterScorer(data: data, base: configuration.motion, card: configuration.card)
+    let scorer = FilterScorer(data: data, base: configuration.motion, card: card)
     if let jitterProblem = scorer.jitterProblem, let lagProblem = scorer.lagProblem {
       throw TuningError.nothingToScore(
         path: path, jitterProblem: jitterProblem, lagProblem: lagProblem)

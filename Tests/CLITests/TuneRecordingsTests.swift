@@ -89,12 +89,13 @@ import Testing
 
   /// Tunes `file` in process and draws its plot.
   static func plot(_ file: String) throws -> (
-    plot: TunePlot, svg: String, height: Double, boxes: [TunePlot.TextBox],
-    leaders: [TunePlot.Leader]
+    plot: TunePlot, svg: String, height: Double, boxes: [TextBox],
+    leaders: [Leader]
   ) {
     let options = try PipelineOptions(TuneCommand.parse([]))
     let path = TiltCLI.packageRoot.appendingPathComponent(file).path
-    let data = try TuneData.load(path: path, configuration: options.tiltConfiguration())
+    let data = try TuneData.load(
+      path: path, configuration: options.tiltConfiguration().deviceMotion)
     let scorer = FilterScorer(
       data: data, base: options.motionConfiguration, card: options.cardConfiguration)
     let report = TuneReport(
@@ -213,10 +214,10 @@ import Testing
   /// near edge, beyond every point, and its labels do not overlap.
   @Test func coincidentPointsGetOneColumnBesideThem() {
     let points = [(100.0, 50.0), (100.5, 50.2), (300, 50), (100, 49.8), (105, 50)]
-    #expect(TunePlot.clusters(points, within: 4) == [[0, 1, 3], [2], [4]])
+    #expect(LabelPlacer.clusters(points, within: 4) == [[0, 1, 3], [2], [4]])
     let widths = [6.4, 6.4, 12.8]
     let area = (x0: 0.0, y0: 0.0, x1: 500.0, y1: 58.0)
-    let columns = TunePlot.columnPlaces(
+    let columns = LabelPlacer.columnPlaces(
       of: [points[0], points[1], points[3]], widths: widths, lineHeight: 13.5, distances: [14],
       within: area)
     #expect(!columns.isEmpty)

@@ -28,15 +28,19 @@ public enum TestTools {
 
   /// The built `tilt-cli` beside the test bundle (the same build directory),
   /// else the package's debug build.
-  public static let tiltCLI: URL = {
+  public static let tiltCLI = builtProgram("tilt-cli")
+
+  /// The package's program `name` beside the test bundle (the same build
+  /// directory), else the package's debug build.
+  public static func builtProgram(_ name: String) -> URL {
     var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     for _ in 0..<4 {
-      let candidate = dir.appendingPathComponent("tilt-cli")
+      let candidate = dir.appendingPathComponent(name)
       if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
       dir = dir.deletingLastPathComponent()
     }
-    return packageRoot.appendingPathComponent(".build/debug/tilt-cli")
-  }()
+    return packageRoot.appendingPathComponent(".build/debug/" + name)
+  }
 
   /// `../shared/data` beside the package, where the third-party data lives.
   public static let sharedData = packageRoot.deletingLastPathComponent()

@@ -1,7 +1,7 @@
 import CommandLineOptions
 import Foundation
+import JSON
 import Tilt
-import TiltCard
 
 /// `tilt-cli calibrate`: measures the gyroscope bias at rest and stores it
 /// for the device, so that later starts show no drift from the first second.

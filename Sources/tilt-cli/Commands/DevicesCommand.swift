@@ -1,4 +1,5 @@
 import CommandLineOptions
+import Reports
 import Tilt
 
 /// `tilt-cli devices`: which input devices can drive the card, and why the others can't.

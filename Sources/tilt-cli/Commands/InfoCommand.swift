@@ -1,5 +1,6 @@
 import CommandLineOptions
 import IIO
+import Reports
 import Tilt
 
 /// `tilt-cli info SOURCE`: what a device or a recording is.

@@ -103,8 +103,10 @@ enum TuneCommand: Command {
     let progress = ProgressBar(label: "tune")
     let run: TuneRun
     do {
+      let configuration = try options.tiltConfiguration()
       run = try TuneRun(
-        path: path, configuration: options.tiltConfiguration(), search: search
+        path: path, configuration: configuration.deviceMotion, card: configuration.card,
+        search: search
       ) { done, total in progress.update(done, of: total) }
     } catch let error as TuningError {
       // The library's advice, with the command that makes such a recording.

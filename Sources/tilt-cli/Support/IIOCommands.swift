@@ -1,5 +1,6 @@
 import IIO
 import Motion
+import Reports
 import Tilt
 
 /// An IIO sensor (contract §2.4's IIO sensor): what `live` says of the one it

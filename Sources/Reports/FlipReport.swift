@@ -1,8 +1,8 @@
 import Evdev
 import EvdevCore
 import Foundation
+import JSON
 import Motion
-import TiltCard
 
 /// The card's flip button for a device (`Buttons.primary(among:)`
 /// of its keys): what `info` says as `flip:`.

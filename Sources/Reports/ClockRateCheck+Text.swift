@@ -1,7 +1,7 @@
 import Evdev
 import EvdevCore
 import Foundation
-import TiltCard
+import JSON
 
 extension ClockRateCheck {
   /// The `timestampRate` object of `info --json`.

@@ -1,26 +1,26 @@
 import Attitude
 import Foundation
+import Motion
+import TestTools
 import Testing
-import Tilt
-import TiltCard
 
 /// `for try await` over ``AsyncMotionManager``: what arrives, in what order,
 /// and what cancellation closes.
 @Suite struct MotionUpdatesTests {
-  static let demo = PipelineTests.path("recordings/demo.evemu")
+  static let demo = path("recordings/demo.evemu")
 
-  /// Every motion that the pipeline makes of `path` at full speed, as an
-  /// app's handler on ``TiltPipeline`` sees it.
-  static func pipelineMotions(_ path: String) throws -> [DeviceMotion] {
-    let configuration = TiltConfiguration()
-    let source = try RecordingSource.open(path: path, configuration: configuration)
-    let pipeline = TiltPipeline(
-      configuration: configuration, hasGyroscope: source.hasGyroscope, buttons: source.buttons,
-      accelerometerRange: source.accelerometerRange, gyroscopeRange: source.gyroscopeRange,
-      sink: FrameHandlerSink { _ in })
+  /// `relative` in the package.
+  static func path(_ relative: String) -> String {
+    TestTools.packageRoot.appendingPathComponent(relative).path
+  }
+
+  /// Every motion that the manager makes of `path` at full speed, as an
+  /// app's handler on ``DeviceMotionManager`` sees it, on this thread's loop.
+  static func handlerMotions(_ path: String) throws -> [DeviceMotion] {
+    let manager = DeviceMotionManager(.recording(path: path, speed: nil))
     var motions: [DeviceMotion] = []
-    pipeline.motionObservers.append { motions.append($0) }
-    try play(source, through: pipeline, speed: nil)
+    try manager.startDeviceMotionUpdates { motions.append($0) }
+    try manager.run(endingOn: [])
     return motions
   }
 
@@ -43,12 +43,12 @@ import TiltCard
 
   @Test(arguments: ["recordings/demo.evemu", "recordings/roll-pitch.csv"])
   func aReplayGivesEveryMotionInOrderWithTheRecordingsTimes(file: String) async throws {
-    let path = PipelineTests.path(file)
+    let path = Self.path(file)
     var motions: [DeviceMotion] = []
     for try await motion in AsyncMotionManager(.recording(path: path, speed: nil)).updates() {
       motions.append(motion)
     }
-    let expected = try Self.pipelineMotions(path)
+    let expected = try Self.handlerMotions(path)
     #expect(motions.count == expected.count)
     #expect(motions == expected)
     let times = motions.map(\.timestamp)
@@ -63,7 +63,7 @@ import TiltCard
       .source(speed: nil) { try DemoMotionSource(configuration: .init()) })
     var motions: [DeviceMotion] = []
     for try await motion in manager.updates() { motions.append(motion) }
-    #expect(motions == (try Self.pipelineMotions(Self.demo)))
+    #expect(motions == (try Self.handlerMotions(Self.demo)))
   }
 
   /// The update interval is in sample time: one update per 0.1 s of the recording.
@@ -72,28 +72,10 @@ import TiltCard
     manager.deviceMotionUpdateInterval = 0.1
     var times: [Double] = []
     for try await motion in manager.updates() { times.append(motion.timestamp) }
-    let all = try Self.pipelineMotions(Self.demo).map(\.timestamp)
+    let all = try Self.handlerMotions(Self.demo).map(\.timestamp)
     #expect(times.count > 10)
     #expect(times.count < all.count / 10)
     for (earlier, later) in zip(times, times.dropFirst()) { #expect(later - earlier >= 0.1) }
-  }
-
-  /// The card's frames of a replay are the frames the CLI's sink would get.
-  @Test func aReplaysFramesAreThePipelines() async throws {
-    var frames: [CardFrame] = []
-    for try await frame in AsyncMotionManager(.recording(path: Self.demo, speed: nil)).frames() {
-      frames.append(frame)
-    }
-    var expected: [CardFrame] = []
-    let configuration = TiltConfiguration()
-    let source = try RecordingSource.open(path: Self.demo, configuration: configuration)
-    let pipeline = TiltPipeline(
-      configuration: configuration, hasGyroscope: source.hasGyroscope, buttons: source.buttons,
-      accelerometerRange: source.accelerometerRange, gyroscopeRange: source.gyroscopeRange,
-      sink: FrameHandlerSink { expected += $0 })
-    try play(source, through: pipeline, speed: nil)
-    #expect(!frames.isEmpty)
-    #expect(frames == expected)
   }
 
   /// A paced replay at a twentieth of real time would take minutes: cancelling

@@ -1,7 +1,8 @@
 import Evdev
 import Foundation
+import JSON
 import Motion
-import TiltCard
+import SystemCalls
 
 extension DeviceListing {
   /// What `devices` shows a person: one line a device, usable ones first;
@@ -15,10 +16,10 @@ extension DeviceListing {
           ? "(a container or chroot without the host's devices?)"
           : "(it comes from TILT_INPUT_DIR; unset it to list /dev/input)"
         return
-          "\(TerminalText.escaped(directory)) does not exist, so there are no input devices to list \(fix).\n"
+          "\(TerminalEscapes.escaped(directory)) does not exist, so there are no input devices to list \(fix).\n"
       }
       return
-        "No input devices in \(TerminalText.escaped(directory)). A tablet or laptop accelerometer, a gamepad "
+        "No input devices in \(TerminalEscapes.escaped(directory)). A tablet or laptop accelerometer, a gamepad "
         + "with motion sensors or a joystick shows up here once attached.\n"
     }
     // Names, nodes and errors come from devices (any user with /dev/uinput
@@ -41,7 +42,7 @@ extension DeviceListing {
       return [entry.device.path, profile.kind.rawValue, name, note]
     }
     rows += IIOSensorReport.rows(iioDevices)
-    rows = rows.map { $0.map { TerminalText.escaped($0) } }
+    rows = rows.map { $0.map { TerminalEscapes.escaped($0) } }
     let header = ["DEVICE", "KIND", "NAME", "NOTES"]
     let widths = (0..<3).map { column in
       ([header] + rows).map { $0[column].count }.max()!

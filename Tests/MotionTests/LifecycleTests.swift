@@ -2,6 +2,7 @@ import Attitude
 import Foundation
 import IIO
 import Motion
+import TestTools
 import Testing
 
 /// One manager for every kind of device: the same start, stop, start and
@@ -22,7 +23,7 @@ import Testing
     func make() throws -> (device: any MotionDevice, unplug: () throws -> Void, keep: Any) {
       switch self {
       case .iio:
-        let tree = try IIOCardTests.Tree()
+        let tree = try FakeIIOSensor()
         try tree.writeNode(Array(repeating: (0, 0, -1000), count: 300))
         let device = IIOMotionDevice(imu: try tree.imu(), onNote: { _ in })
         let unplug = { try FileManager.default.removeItem(atPath: tree.nodes + "/iio:device0") }

@@ -1,7 +1,7 @@
 import Evdev
 import EvdevCore
 import Foundation
-import TiltCard
+import JSON
 
 extension DeviceProfile {
   /// One line on what the card will use: resolutions and clock.

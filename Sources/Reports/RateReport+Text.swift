@@ -1,7 +1,7 @@
 import Evdev
 import EvdevCore
 import Foundation
-import TiltCard
+import JSON
 
 extension RateReport {
   /// The `rate` object of `info --json`.

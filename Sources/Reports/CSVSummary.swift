@@ -1,7 +1,7 @@
 import Evdev
 import EvdevCore
 import Foundation
-import TiltCard
+import JSON
 
 /// What `info` says of a CSV log: how long, how fast, which units, which
 /// columns beyond the motion.

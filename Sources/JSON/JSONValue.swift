@@ -1,4 +1,5 @@
 import Foundation
+import SystemCalls
 
 /// A JSON value, written in a stable form: the reports' JSON (`devices
 /// --json`, `info --json`, `tune --json`, contract §3.7 and §3.9).
@@ -87,9 +88,9 @@ public enum JSONValue: Equatable, Sendable {
       case _ where scalar.value < 0x20:
         out += String(format: "\\u%04x", scalar.value)
       // And what else a terminal would act on (DEL, C1, bidirectional
-      // overrides: ``TerminalText``), which JSON allows raw: a device's name
-      // in `--json` on a terminal stays inert.
-      case _ where !TerminalText.isSafe(String(scalar)):
+      // overrides: SystemCalls' `TerminalEscapes`), which JSON allows raw: a
+      // device's name in `--json` on a terminal stays inert.
+      case _ where !TerminalEscapes.isSafe(String(scalar)):
         out += String(format: "\\u%04x", scalar.value)
       default: out.unicodeScalars.append(scalar)
       }

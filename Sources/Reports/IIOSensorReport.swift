@@ -1,7 +1,7 @@
 import Foundation
 import IIO
+import JSON
 import Motion
-import TiltCard
 
 /// What `info` and `devices` say of IIO sensors (contract §2.4's IIO sensor).
 public enum IIOSensorReport {

@@ -1,10 +1,10 @@
 import Evdev
 import EvdevCore
 import Foundation
+import JSON
 import Motion
 import PollLoop
 import SystemCalls
-import TiltCard
 
 /// What a motion source is: an input device (measured for a while), an evemu
 /// recording or a CSV log (read to its end). Its ``json`` is contract §3's `info
@@ -204,6 +204,6 @@ public struct SourceReport {
     }
     // The source's path, the device's name, a CSV log's column names: text
     // from a device or a file, shown with its control characters escaped.
-    return lines.map { TerminalText.escaped($0) }.joined(separator: "\n") + "\n"
+    return lines.map { TerminalEscapes.escaped($0) }.joined(separator: "\n") + "\n"
   }
 }
