@@ -184,15 +184,8 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   var blockInterval = 0.0
 
   var timeStep: TimeStep
-  /// ``FusionParameters/gyroscopeRange``, rad/s.
-  let saturationLimit: Double
-  /// The square of ``saturationLimit`` less the largest bias's length (a
-  /// seeded ``BiasObserver/centre`` and what is learnt about it).
-  var saturationLimit2 = 0.0
-  /// The square of ``FusionParameters/saturationOnset`` of
-  /// ``saturationLimit2``'s rate: a rate above it is
-  /// near the range, and goes to ``saturatedTurn``.
-  var nearSaturation2 = 0.0
+  /// Which rates are near the gyroscope's range.
+  var saturationGate: SaturationGate
 
   public init(parameters: FusionParameters = .init()) {
     self.parameters = parameters
@@ -201,19 +194,9 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     rest = RestDetector(parameters)
     gates = AccelerometerGates(parameters)
     law = TimeConstantLaw(parameters)
-    saturationLimit = parameters.gyroscopeRange
     saturatedTurn = SaturatedTurn(parameters)
-    updateSaturationGate()
+    saturationGate = SaturationGate(parameters, centre: .zero)
     updateRestGate()
-  }
-
-  /// No bias-corrected rate shorter than ``saturationLimit`` less the
-  /// largest bias can have an axis at the limit.
-  mutating func updateSaturationGate() {
-    let largestBias = parameters.maximumBias * 3.0.squareRoot() + observer.centre.length
-    let gate = max(0, saturationLimit - largestBias)
-    saturationLimit2 = gate * gate
-    nearSaturation2 = saturationLimit2 * parameters.saturationOnset * parameters.saturationOnset
   }
 
   /// The distance within which a short-term gyroscope mean agrees with
@@ -250,7 +233,7 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// and of its rest test, as zero is without a calibration.
   public mutating func seedBias(_ estimate: GyroBiasEstimate) {
     observer.seed(estimate)
-    updateSaturationGate()
+    saturationGate.update(centre: observer.centre)
     rest.stop()
     updateRestGate()
   }
@@ -307,12 +290,12 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
 
     var rate = gyro - observer.bias
     var rate2 = rate.lengthSquared
-    if rate2 >= nearSaturation2 {
+    if rate2 >= saturationGate.near2 {
       // Near the gyroscope's range: a saturated axis is continued.
       rate = saturatedTurn.continued(gyro, time: time) - observer.bias
       rate2 = rate.lengthSquared
       if hasInclination && saturatedTurn.lostPartUnknown
-        && max(abs(gyro.x), max(abs(gyro.y), abs(gyro.z))) >= saturationLimit
+        && saturationGate.isSaturated(gyro)
       {
         // Saturated, and not continued: the frame jumped. The low-pass
         // restarts from the readings after this one, as at the start.
