@@ -54,7 +54,8 @@ import Foundation
 ///   yaw. A rest far from the current estimate is accepted when it agrees
 ///   with the previous rest or when the accelerometer proves the card did
 ///   not turn; only a steady turn about the vertical that nothing can tell
-///   from a changed bias keeps its rotation. See `GyroAccelFusion+Rest.swift`.
+///   from a changed bias keeps its rotation. See ``RestDetector`` and
+///   ``BiasObserver/acceptsRest(_:)``.
 /// - Every reading enters the low-pass, however far from 1 g: the low-pass
 ///   is linear in the readings, so a translation that oscillates (a shake, a
 ///   violent push and pull) averages out whatever its size. Readings below
@@ -71,25 +72,34 @@ import Foundation
 ///
 /// Orientation = `inclinationCorrection · gyroOrientation`, card → world.
 /// `update` never allocates.
+///
+/// The parts, each of one job: ``BiasObserver`` (the bias and what it
+/// learns in motion and at rest), ``RestDetector`` (steady readings and
+/// their windows), ``AccelerometerGates`` (what a reading may correct),
+/// ``TimeConstantLaw`` (how fast the low-pass follows) and
+/// ``SaturatedTurn``. The fusion integrates the gyroscope, keeps the
+/// accelerometer low-pass and turns the inclination.
 public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   public let parameters: FusionParameters
 
   /// The estimated gyroscope bias, rad/s, card frame.
-  public internal(set) var bias: Vector3 = .zero
-  /// What ``bias`` is learned about (±``FusionParameters/maximumBias``) and
-  /// what the rest test measures the steady rate from: zero, or a seeded
-  /// calibration beyond ``FusionParameters/maximumBias`` (``seedBias(_:)``).
-  var biasCentre: Vector3 = .zero
+  public internal(set) var bias: Vector3 {
+    get { observer.bias }
+    set { observer.bias = newValue }
+  }
   /// True while the card rests: a rest window has been accepted and the
   /// readings have stayed steady since.
-  public internal(set) var isAtRest = false
+  public internal(set) var isAtRest: Bool {
+    get { rest.isAtRest }
+    set { rest.isAtRest = newValue }
+  }
   /// Variance of the least known axis of ``bias``, (rad/s)².
-  public var biasVariance: Double { biasCovariance.largestVariance }
-  /// √d² of the time constant's law (``biasDrift2``), rad/s: the drift rate
-  /// the bias covariance expects the bias error to leave in the low-pass
-  /// along the two observed rows. A diagnostic (`AttitudeBench --errors`),
-  /// to hold against a simulated recording's true bias.
-  public var expectedBiasDrift: Double { biasDrift2.squareRoot() }
+  public var biasVariance: Double { observer.covariance.largestVariance }
+  /// √d² of the time constant's law (``BiasObserver/drift2``), rad/s: the
+  /// drift rate the bias covariance expects the bias error to leave in the
+  /// low-pass along the two observed rows. A diagnostic (`AttitudeBench
+  /// --errors`), to hold against a simulated recording's true bias.
+  public var expectedBiasDrift: Double { observer.drift2.squareRoot() }
   /// The accelerometer time constant in motion that the law gives, seconds
   /// (``FusionParameters/accelerometerTimeConstant`` times the stretch). A
   /// diagnostic (`AttitudeBench --errors`).
@@ -98,21 +108,18 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// again when asked (not stored at every sample).
   public var orientation: Quaternion { inclinationCorrection * gyroOrientation }
 
-  /// Covariance of ``bias``, (rad/s)²: grows while the bias is unobservable,
-  /// shrinks with every observation (inclination corrections in motion,
-  /// rests), bounded by ``FusionParameters/maximumBias``².
-  var biasCovariance: BiasCovariance
-  /// True once a rest has measured the bias since the start or the last
-  /// ``seedBias(_:)``.
-  var isBiasConfirmed = false
-  /// True once ``seedBias(_:)`` has given a stored bias: until a rest
-  /// confirms it, the first rest replaces it however far it is.
-  var isBiasSeeded = false
-  /// The bias the last accepted rest left, and the variance of the least
-  /// known axis, grown by the random walk since then: a rest that agrees
-  /// with it is accepted however far motion has moved ``bias`` since.
-  var confirmedBias = Vector3.zero
-  var confirmedVariance: Double
+  /// The bias, its covariance, and what motion and rests tell of it.
+  var observer: BiasObserver
+  var rest: RestDetector
+  var gates: AccelerometerGates
+  var law: TimeConstantLaw
+  /// The turn a saturated gyroscope did not report (``SaturatedTurn``).
+  var saturatedTurn: SaturatedTurn
+
+  /// ``TimeConstantLaw/trust``: τ₀ over the time constant in motion.
+  var trust: Double { law.trust }
+  /// ``TimeConstantLaw/slowTranslation``.
+  var slowTranslation: ButterworthState { law.slowTranslation }
 
   var gyroOrientation = Quaternion.identity
   /// The last sample's bias-corrected rotation rate, rad/s: a step across
@@ -126,13 +133,6 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// of change, g/s: the state of a second-order Butterworth low-pass.
   var filteredAcceleration = Vector3(0, 0, 1)
   var filteredAccelerationRate = Vector3.zero
-  /// The same low-pass of the two horizontal rows of R (card → world), and
-  /// of R·bias's horizontal part: what the low-passed corrections observe
-  /// of the bias (see ``observeBiasInMotion(correction:interval:)``).
-  var filteredRow1 = ButterworthState(Vector3(1, 0, 0))
-  var filteredRow2 = ButterworthState(Vector3(0, 1, 0))
-  var filteredRotatedBias = ButterworthState(.zero)
-  var rowFiltersNeedStart = true
   var hasInclination = false
   /// The readings' sum since the inclination started, g, almost-inertial
   /// frame, their weight and their seconds: for the first
@@ -184,191 +184,25 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   var blockInterval = 0.0
 
   var timeStep: TimeStep
-  /// Natural frequencies of the accelerometer low-pass in motion and at
-  /// rest, rad/s.
-  let accelerationFrequency: Double
-  let restAccelerationFrequency: Double
-  /// 1 / ``FusionParameters/restFilterTimeConstant``, 1/s.
-  let restRate: Double
-  let shockScale2: Double
-  /// Variance of the bias error that one accelerometer time constant of
-  /// motion reveals, times that time constant, (rad/s)²·s.
-  let motionBiasNoise2Time: Double
-  let motionBiasTimeConstant: Double
-  let usableMagnitude2: ClosedRange<Double>
-  /// ``FusionParameters/accelerometerRange``, g.
-  let clipLimit: Double
-  /// ``FusionParameters/gyroscopeRange``, rad/s.
-  let saturationLimit: Double
-  /// The square of ``clipLimit``, and of ``saturationLimit`` less the
-  /// largest bias's length (a seeded ``biasCentre`` and what is learnt about it).
-  let clipLimit2: Double
-  /// 1 / ``FusionParameters/clippedHoldTime``.
-  let inverseClippedHoldTime: Double
-  var saturationLimit2: Double
-  /// The time until which the accelerometer does not correct the
-  /// inclination: ``FusionParameters/clippedHoldTime`` after the last
-  /// clipped reading, seconds.
-  var clippedUntil = -Double.infinity
-  /// The end of the fade that follows a clip hold (one hold after it): until
-  /// then the low-pass takes the readings' part away from the gravity it
-  /// holds in proportion to the time since the hold.
-  var clipFadeUntil = -Double.infinity
-  /// The turn a saturated gyroscope did not report (``SaturatedTurn``).
-  var saturatedTurn: SaturatedTurn
-  /// The square of ``FusionParameters/saturationOnset`` of
-  /// ``saturationLimit2``'s rate: a rate above it is
-  /// near the range, and goes to ``saturatedTurn``.
-  var nearSaturation2 = 0.0
-
-  /// How far the accelerometer is trusted now: τ₀ over the time constant in
-  /// motion (above 1 while fast turns shorten it, below while pushes
-  /// lengthen it).
-  var trust = 1.0
-  /// The part of the specific force across the low-passed gravity, g,
-  /// almost-inertial frame, through a second-order low-pass over
-  /// ``FusionParameters/translationFilterTimeConstant``: the slow linear
-  /// acceleration that would leak through the accelerometer low-pass.
-  var slowTranslation = ButterworthState(.zero)
-  /// The mean square of the bias-corrected rotation rate over the
-  /// low-pass's memory (twice ``FusionParameters/accelerometerTimeConstant``),
-  /// (rad/s)².
-  var recentRotation = 0.0
-  /// 1 / the low-pass's memory, 1/s.
-  let memoryRate: Double
-  /// The means over motion (``FusionParameters/usageTimeConstant``) of the
-  /// square of ``slowTranslation``, g², and of ``recentRotation``: how the
-  /// card is used.
-  var usageTranslation: Double
-  var usageRotation: Double
-  /// `T/(2s²)` of the time constant's law, and its `p₀` and `ω₀²`.
-  let usageGain: Double
-  let translationFloor: Double
-  let restingRotation2: Double
-  /// 1/s² of the time constant's law, s²: a drift rate squared over it is
-  /// the squared rotation rate whose scale error drifts as fast.
-  let inverseScaleError2: Double
-  /// The expected square of the drift rate that the bias error leaves in
-  /// the low-pass, hᵀPh over its two rows (the bias update's last
-  /// ``observeBiasInMotion(correction:interval:)``), (rad/s)².
-  var biasDrift2: Double
-  /// The cubes of the time constant's bounds, and 1/τ₀³.
-  let minimumTimeConstant3: Double
-  let maximumTimeConstant3: Double
-  let inverseTimeConstant3: Double
-  /// τ₀², s².
-  let timeConstant2: Double
-  /// 1 / ``FusionParameters/usageTimeConstant``, 1/s.
-  let usageRate: Double
-  /// The mean over ``FusionParameters/usageTimeConstant`` of motion of the
-  /// bias error that each block's innovation (the two observed rows of
-  /// ``observeBiasInMotion(correction:interval:)``) points to, rad/s, card
-  /// frame; zero at rest.
-  var sustainedError = Vector3.zero
-  /// What noise alone leaves in the square of that mean, (rad/s)²:
-  /// ``FusionParameters/motionBiasNoise``² on each of the two observed
-  /// rows. Once, not divided by the τ₀s in the mean: what misleads the
-  /// corrections in motion (a lean, a push that persists, a merry-go-round)
-  /// is not new from one τ₀ to the next. And s², which times the square
-  /// rotation rate is what the scale error's drift adds.
-  let sustainedNoise2: Double
-  let scaleError2: Double
-  let restDisagreementScale2: Double
-  /// The readings' recent course, from which a knock jumps: the last
-  /// correction block's (weighted) mean, g, almost-inertial frame.
-  var recentAcceleration = Vector3.zero
-  /// The mean square of that block's readings' jumps, g².
-  var recentJump2 = 0.0
-  /// Whether ``FusionParameters/shockScale`` is finite: only then does a
-  /// reading's distance from 1 g matter.
-  let measuresDeviation: Bool
-  /// The natural frequency of ``slowTranslation``'s low-pass, rad/s.
-  let translationFrequency: Double
-
-  var restGyroMean = Vector3.zero
-  var restAccelMean = Vector3(0, 0, 1)
-  /// The current stretch of steady readings, if any.
-  var restWindow = RestWindow.closed
-  /// Squared distance from ``bias`` within which a short-term gyroscope
-  /// mean is consistent with it, (rad/s)²; updated with the covariance.
-  var restGate2 = 0.0
-  let biasRandomWalk2: Double
-  let restGyroscopeNoise2: Double
-  let restBiasGate2: Double
-  let restGyroscopeLimit2: Double
-  let restAccelerometerLimit2: Double
-  /// Variance of the short-term gyroscope mean of a still card, (rad/s)².
-  let shortTermMeanVariance: Double
-  let maximumBias2: Double
+  /// Which rates are near the gyroscope's range.
+  var saturationGate: SaturationGate
 
   public init(parameters: FusionParameters = .init()) {
     self.parameters = parameters
     timeStep = TimeStep(maximumStep: parameters.maximumStep)
-    // A Butterworth low-pass whose delay is the time constant τ: ω = √2/τ.
-    accelerationFrequency = 2.0.squareRoot() / parameters.accelerometerTimeConstant
-    restAccelerationFrequency =
-      2.0.squareRoot()
-      / min(parameters.restAccelerometerTimeConstant, parameters.accelerometerTimeConstant)
-    restRate = 1 / max(parameters.restFilterTimeConstant, 1e-9)
-    shockScale2 = parameters.shockScale * parameters.shockScale
-    translationFrequency = 2.0.squareRoot() / max(parameters.translationFilterTimeConstant, 1e-9)
-    let tau0 = parameters.accelerometerTimeConstant
-    let scaleError = parameters.gyroscopeScaleError
-    usageGain =
-      scaleError > 0 ? parameters.translationFilterTimeConstant / (2 * scaleError * scaleError) : 0
-    restingRotation2 = parameters.restingRotationRate * parameters.restingRotationRate
-    inverseScaleError2 = scaleError > 0 ? 1 / (scaleError * scaleError) : 0
-    // p₀ such that a card that has not moved yet gets τ₀.
-    translationFloor = usageGain > 0 ? tau0 * tau0 * tau0 * restingRotation2 / usageGain : 0
-    let shortest = min(parameters.minimumAccelerometerTimeConstant, tau0)
-    let longest = max(parameters.maximumAccelerometerTimeConstant, tau0)
-    minimumTimeConstant3 = shortest * shortest * shortest
-    maximumTimeConstant3 = longest * longest * longest
-    inverseTimeConstant3 = 1 / (tau0 * tau0 * tau0)
-    timeConstant2 = tau0 * tau0
-    usageRate = 1 / max(parameters.usageTimeConstant, 1e-9)
-    sustainedNoise2 = 2 * parameters.motionBiasNoise * parameters.motionBiasNoise
-    scaleError2 = scaleError * scaleError
-    usageTranslation = 0
-    usageRotation = 0
-    memoryRate = 1 / (2 * tau0)
-    restDisagreementScale2 = parameters.restDisagreementScale * parameters.restDisagreementScale
-    measuresDeviation = shockScale2.isFinite
-    motionBiasNoise2Time =
-      parameters.motionBiasNoise * parameters.motionBiasNoise
-      * parameters.accelerometerTimeConstant
-    motionBiasTimeConstant = parameters.motionBiasTimeConstant
-    maximumBias2 = parameters.maximumBias * parameters.maximumBias
-    biasCovariance = BiasCovariance(variance: maximumBias2)
-    biasDrift2 = 2 * maximumBias2
-    confirmedVariance = maximumBias2
-    biasRandomWalk2 = parameters.biasRandomWalk * parameters.biasRandomWalk
-    restGyroscopeNoise2 = parameters.restGyroscopeNoise * parameters.restGyroscopeNoise
-    restBiasGate2 = parameters.restBiasGate * parameters.restBiasGate
-    restGyroscopeLimit2 = parameters.restGyroscopeThreshold * parameters.restGyroscopeThreshold
-    restAccelerometerLimit2 =
-      parameters.restAccelerometerThreshold * parameters.restAccelerometerThreshold
-    // A first-order low-pass with time constant τ averages white noise like a 2τ mean.
-    shortTermMeanVariance = restGyroscopeNoise2 / (2 * parameters.restFilterTimeConstant)
-    let range = parameters.usableAccelerationRange
-    usableMagnitude2 = (range.lowerBound * range.lowerBound)...(range.upperBound * range.upperBound)
-    clipLimit = parameters.accelerometerRange
-    saturationLimit = parameters.gyroscopeRange
-    clipLimit2 = clipLimit * clipLimit
-    inverseClippedHoldTime = 1 / parameters.clippedHoldTime
-    saturationLimit2 = 0
+    observer = BiasObserver(parameters)
+    rest = RestDetector(parameters)
+    gates = AccelerometerGates(parameters)
+    law = TimeConstantLaw(parameters)
     saturatedTurn = SaturatedTurn(parameters)
-    updateSaturationGate()
+    saturationGate = SaturationGate(parameters, centre: .zero)
     updateRestGate()
   }
 
-  /// No bias-corrected rate shorter than ``saturationLimit`` less the
-  /// largest bias can have an axis at the limit.
-  mutating func updateSaturationGate() {
-    let largestBias = parameters.maximumBias * 3.0.squareRoot() + biasCentre.length
-    let gate = max(0, saturationLimit - largestBias)
-    saturationLimit2 = gate * gate
-    nearSaturation2 = saturationLimit2 * parameters.saturationOnset * parameters.saturationOnset
+  /// The distance within which a short-term gyroscope mean agrees with
+  /// ``bias``, for rest detection.
+  mutating func updateRestGate() {
+    rest.updateGate(biasVariance: observer.covariance.largestVariance)
   }
 
   /// A fusion that starts from a stored bias estimate (see ``seedBias(_:)``).
@@ -379,10 +213,10 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
 
   /// The bias estimate, its uncertainty and whether a rest has confirmed it.
   public var biasEstimate: GyroBiasEstimate {
-    let v = biasCovariance.diagonal
+    let v = observer.covariance.diagonal
     return GyroBiasEstimate(
       bias: bias, uncertainty: Vector3(v.x.squareRoot(), v.y.squareRoot(), v.z.squareRoot()),
-      isConfirmedByRest: isBiasConfirmed)
+      isConfirmedByRest: observer.isConfirmed)
   }
 
   /// Starts from a bias known from elsewhere (a stored calibration): it is
@@ -398,27 +232,9 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
   /// fusion learns on that axis (±``FusionParameters/maximumBias`` about it)
   /// and of its rest test, as zero is without a calibration.
   public mutating func seedBias(_ estimate: GyroBiasEstimate) {
-    let floor = restGyroscopeNoise2
-    func variance(_ s: Double) -> Double {
-      s.isFinite ? min(max(s * s, floor), maximumBias2) : maximumBias2
-    }
-    let limit = GyroBiasCalibration.maximumBias
-    func seed(_ b: Double) -> Double { min(max(b, -limit), limit) }
-    let seeded = estimate.bias.isFinite ? estimate.bias : .zero
-    bias = Vector3(seed(seeded.x), seed(seeded.y), seed(seeded.z))
-    func centre(_ b: Double) -> Double { abs(b) > parameters.maximumBias ? b : 0 }
-    biasCentre = Vector3(centre(bias.x), centre(bias.y), centre(bias.z))
-    updateSaturationGate()
-    let u = estimate.uncertainty
-    biasCovariance = BiasCovariance(variances: Vector3(variance(u.x), variance(u.y), variance(u.z)))
-    biasDrift2 = 2 * biasCovariance.largestVariance
-    sustainedError = .zero
-    confirmedBias = bias
-    confirmedVariance = biasCovariance.largestVariance
-    isBiasConfirmed = false
-    isBiasSeeded = true
-    restWindow.isOpen = false
-    isAtRest = false
+    observer.seed(estimate)
+    saturationGate.update(centre: observer.centre)
+    rest.stop()
     updateRestGate()
   }
 
@@ -428,18 +244,10 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     hasInclination = false
     block = CorrectionBlock()
     timeStep.reset()
-    trust = 1
-    slowTranslation = ButterworthState(.zero)
-    usageTranslation = 0
-    usageRotation = 0
-    recentRotation = 0
-    sustainedError = .zero
-    recentAcceleration = .zero
-    recentJump2 = 0
-    restWindow.isOpen = false
-    isAtRest = false
-    clippedUntil = -.infinity
-    clipFadeUntil = -.infinity
+    law.reset()
+    observer.sustainedError = .zero
+    gates.reset()
+    rest.stop()
     saturatedTurn = SaturatedTurn(parameters)
   }
 
@@ -477,31 +285,22 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       // Nothing to integrate across; take the inclination afresh.
       dt = 0
       hasInclination = false
-      restGyroMean = gyro
-      restAccelMean = acceleration
-      restWindow.isOpen = false
-      isAtRest = false
+      rest.restart(gyro: gyro, acceleration: acceleration)
     }
 
-    var rate = gyro - bias
+    var rate = gyro - observer.bias
     var rate2 = rate.lengthSquared
-    if rate2 >= nearSaturation2 {
+    if rate2 >= saturationGate.near2 {
       // Near the gyroscope's range: a saturated axis is continued.
-      rate = saturatedTurn.continued(gyro, time: time) - bias
+      rate = saturatedTurn.continued(gyro, time: time) - observer.bias
       rate2 = rate.lengthSquared
       if hasInclination && saturatedTurn.lostPartUnknown
-        && max(abs(gyro.x), max(abs(gyro.y), abs(gyro.z))) >= saturationLimit
+        && saturationGate.isSaturated(gyro)
       {
         // Saturated, and not continued: the frame jumped. The low-pass
         // restarts from the readings after this one, as at the start.
-        clippedUntil = max(clippedUntil, time)
-        clipFadeUntil = -.infinity
-        block = CorrectionBlock()
-        startSum = .zero
-        startWeight = 0
-        startDuration = 0
-        blockInterval = 0
-        rowFiltersNeedStart = true
+        gates.holdAfterJump(at: time)
+        restartLowPass()
       }
     }
     // The new orientation stays in a local for the whole step: read back from
@@ -521,70 +320,83 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       g = (g * step).renormalized
     }
     lastRate = rate
-    if hasGyroscope {
-      detectRest(gyro: gyro, acceleration: acceleration, dt: dt, orientation: &g)
+    if hasGyroscope
+      && rest.add(gyro: gyro, acceleration: acceleration, dt: dt, orientation: g, bias: observer)
+    {
+      closeRestWindow(orientation: &g)
     }
     gyroOrientation = g
 
     let magnitude2 = acceleration.lengthSquared
-    // No axis reaches a limit while the vector's length is below it: one
-    // comparison for almost every sample (the gyroscope's, against half the
-    // limit less the largest bias, is above).
-    if magnitude2 >= clipLimit2
-      && max(abs(acceleration.x), max(abs(acceleration.y), abs(acceleration.z))) >= clipLimit
-    {
+    // The gyroscope's range is tested above, against half the limit less
+    // the largest bias.
+    if gates.isClipped(acceleration, magnitude2: magnitude2) {
       // Clipped: this reading, the block it ends and the readings of the
       // next hold are not evidence of gravity. Nor is the trend of the
       // unclipped readings that began the shake, which the low-pass's rate
       // holds: it keeps what it knew of gravity, not where it was heading.
-      if time > clippedUntil { filteredAccelerationRate = .zero }
-      clippedUntil = time + parameters.clippedHoldTime
-      clipFadeUntil = clippedUntil + parameters.clippedHoldTime
+      if gates.holdAfterClip(at: time) { filteredAccelerationRate = .zero }
       block = CorrectionBlock()
     }
     // Every other reading stays in the mean, weak ones (free fall, the far
     // side of a shake) and strong ones (a violent push) alike: the low-pass
     // averages vectors, and leaving any out would bias the mean of a shake
     // toward its other half. Weak ones cannot give the first inclination.
-    if time > clippedUntil && (hasInclination || magnitude2 >= usableMagnitude2.lowerBound) {
+    if gates.admits(time: time, magnitude2: magnitude2, hasInclination: hasInclination) {
       let inertial = g.rotate(acceleration)
       if hasInclination {
-        var weight = 1.0
-        // With it off (infinite) the low-pass is linear in the readings.
-        var jump2 = 0.0
-        if measuresDeviation {
-          // A knock is a spike: a jump from the readings' recent course
-          // beyond their recent jumps. A push follows its course, a shake
-          // or a violent translation jumps all the time. The jump is a
-          // vector, so a shake's push and pull weigh alike and its mean
-          // stays zero (the magnitude's jump is larger on the side that
-          // adds to gravity).
-          jump2 = (inertial - recentAcceleration).lengthSquared
-          let calm = shockScale2 + recentJump2
-          weight = calm / (calm + jump2)
-        }
+        let (weight, jump2) = gates.weight(of: inertial)
         block.add(inertial, rotation2: rate2, weight: weight, jump2: jump2, interval: dt)
       } else {
-        filteredAcceleration = inertial
-        filteredAccelerationRate = .zero
-        startSum = inertial
-        startWeight = 1
-        startDuration = 0
-        blockInterval = 0
-        recentAcceleration = inertial
-        recentJump2 = 0
-        rowFiltersNeedStart = true
-        _ = correctInclination()
-        hasInclination = true
-        block = CorrectionBlock()
+        startInclination(inertial)
       }
     }
     if block.count > 0 && block.duration >= blockInterval {
-      applyCorrection(learnBias: hasGyroscope && !isAtRest, time: time)
+      applyCorrection(learnBias: hasGyroscope && !rest.isAtRest, time: time)
     }
     let orientation = inclinationCorrection * g
     return AttitudeEstimate(
       orientation: orientation, rotationRate: hasGyroscope ? rate : nil)
+  }
+
+  /// The inclination starts from the reading `inertial` (almost-inertial
+  /// frame): the low-pass, the start's mean and the knock weight's course.
+  mutating func startInclination(_ inertial: Vector3) {
+    filteredAcceleration = inertial
+    filteredAccelerationRate = .zero
+    startSum = inertial
+    startWeight = 1
+    startDuration = 0
+    blockInterval = 0
+    gates.start(at: inertial)
+    observer.rowFiltersNeedStart = true
+    _ = correctInclination()
+    hasInclination = true
+    block = CorrectionBlock()
+  }
+
+  /// The frame jumped: the low-pass starts again from the readings after
+  /// this one, as at the start, from the gravity it holds.
+  mutating func restartLowPass() {
+    block = CorrectionBlock()
+    startSum = .zero
+    startWeight = 0
+    startDuration = 0
+    blockInterval = 0
+    observer.rowFiltersNeedStart = true
+  }
+
+  /// The rest window has lasted long enough: accepted as rest, the bias is
+  /// updated and the window integrated afresh with it into `orientation`.
+  @inline(never)
+  mutating func closeRestWindow(orientation: inout Quaternion) {
+    let window = rest.window
+    let accepted = observer.acceptsRest(window)
+    if accepted {
+      updateRestGate()
+      orientation = window.endOrientation(bias: observer.bias)
+    }
+    rest.close(accepted: accepted, orientation: orientation)
   }
 
   /// Low-passes the block's mean acceleration, corrects the inclination and
@@ -595,39 +407,12 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     let inverseCount = 1 / Double(block.count)
     let dt = block.duration
     let mean = block.inertialSum / block.weightSum
-    recentAcceleration = mean
-    recentJump2 = block.jump2 * inverseCount
-    // Slow linear acceleration: the mean's part across the low-passed
-    // gravity, low-passed over about a second (a fast shake averages out
-    // in the accelerometer low-pass anyway; a slow push does not).
-    let gravity = filteredAcceleration
-    let across = mean - gravity * (mean.dot(gravity) / max(gravity.lengthSquared, 1e-12))
-    slowTranslation.step(across, frequency: translationFrequency, interval: dt)
-    // The drift the low-pass holds is the one of its memory (≈ 2τ): the
-    // rotation over that, rests included (a turn that has just begun has
-    // drifted little yet). Backward Euler (x/(1 + x)): dt/τ is a few
-    // thousandths.
-    let m = dt * memoryRate
-    recentRotation += m / (1 + m) * (block.rotation2 * inverseCount - recentRotation)
+    gates.follow(mean: mean, jump2: block.jump2 * inverseCount)
     // Without a gyroscope (or at rest) no bias turns the frame.
-    let stretch = usageStretch(
-      translation2: slowTranslation.value.lengthSquared, rotation2: recentRotation,
-      biasDrift2: learnBias ? biasDrift2 : 0, interval: dt)
-    trust = 1 / stretch
-    // At rest the accelerometer reads gravity alone: it may correct fast,
-    // but only as far as it disagrees with the estimate beyond its noise
-    // (the disagreement is the slow part across gravity, as above). A wrong
-    // inclination converges with the rest time constant; a right one keeps
-    // the motion's, which lets less of the accelerometer's noise through.
-    let omega: Double
-    if isAtRest {
-      let e2 = slowTranslation.value.lengthSquared
-      omega =
-        accelerationFrequency + (restAccelerationFrequency - accelerationFrequency) * e2
-        / (e2 + restDisagreementScale2)
-    } else {
-      omega = accelerationFrequency * trust
-    }
+    let omega = law.frequency(
+      mean: mean, gravity: filteredAcceleration, rotation2: block.rotation2 * inverseCount,
+      biasDrift2: learnBias ? observer.drift2 : 0,
+      biasVariance: observer.covariance.largestVariance, isAtRest: rest.isAtRest, interval: dt)
     let starting = startDuration < parameters.accelerometerTimeConstant
     if starting {
       startSum += block.inertialSum
@@ -637,41 +422,26 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
         parameters.correctionInterval * min(1, startDuration / parameters.accelerometerTimeConstant)
       filteredAcceleration = startSum / startWeight
       filteredAccelerationRate = .zero
-    } else if time < clipFadeUntil {
+    } else if let w = gates.fade(at: time) {
       // A shake that clipped may go on below the range. Taken up at once,
       // at whatever phase its oscillation is in, its part-period mean would
       // enter the low-pass as a step; faded in, it averages out.
-      let w = 1 - (clipFadeUntil - time) * inverseClippedHoldTime
       let faded = filteredAcceleration + (mean - filteredAcceleration) * w
       filterAcceleration(faded, frequency: omega, interval: dt)
     } else {
       filterAcceleration(mean, frequency: omega, interval: dt)
     }
     block = CorrectionBlock()
-    // The bias may have wandered since it was last observed.
-    let growth = biasRandomWalk2 * dt
-    biasCovariance.grow(by: growth, limit: maximumBias2)
-    confirmedVariance = min(confirmedVariance + growth, maximumBias2)
+    observer.wander(interval: dt)
     defer { updateRestGate() }
     guard let correction = correctInclinationInline() else { return }
     let toCard = (inclinationCorrection * gyroOrientation).conjugate
-    let row1 = toCard.rotatedXAxis()
-    let row2 = toCard.rotatedYAxis()
-    let rotatedBias = Vector3(row1.dot(bias), row2.dot(bias), 0)
-    if rowFiltersNeedStart {
-      filteredRow1 = ButterworthState(row1)
-      filteredRow2 = ButterworthState(row2)
-      filteredRotatedBias = ButterworthState(rotatedBias)
-      rowFiltersNeedStart = false
-    } else {
-      filteredRow1.step(row1, frequency: omega, interval: dt)
-      filteredRow2.step(row2, frequency: omega, interval: dt)
-      filteredRotatedBias.step(rotatedBias, frequency: omega, interval: dt)
-    }
+    observer.followRows(toCard, frequency: omega, interval: dt)
     // A rest measures the bias itself: what the innovations said before is old.
-    if isAtRest { sustainedError = .zero }
+    if rest.isAtRest { observer.sustainedError = .zero }
     guard learnBias, !starting, dt > 0 else { return }
-    observeBiasInMotion(correction: correction, interval: dt)
+    observer.observeInMotion(
+      correction: correction, trust: law.trust, recentRotation: law.recentRotation, interval: dt)
   }
 
   /// Between the blocks of the start: the inclination follows the mean of
@@ -686,38 +456,6 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
       / parameters.accelerometerTimeConstant
   }
 
-  /// The accelerometer time constant in motion over
-  /// ``FusionParameters/accelerometerTimeConstant``: the cube root of
-  /// `T·(p + p₀)/(2(s²(ω² + ω₀²) + d²))` over τ₀³, within the bounds (see
-  /// ``FusionParameters/gyroscopeScaleError``). `d²` is ``biasDrift2``: a
-  /// bias not known yet drifts the almost-inertial frame as a scale error
-  /// does, and the low-pass lags either drift by τ (docs/bench-attitude.md,
-  /// `usageStretch`). Updates the means of motion.
-  @inline(__always)
-  mutating func usageStretch(
-    translation2 p: Double, rotation2 w2: Double, biasDrift2 d2: Double, interval dt: Double
-  ) -> Double {
-    guard usageGain > 0 else { return 1 }
-    if !isAtRest {
-      // A bias that is not known yet turns the almost-inertial frame, and
-      // the low-pass lags that drift by about the bias error times τ: that
-      // much of the disagreement is the gyroscope's, not a push (counted as
-      // a push, it lengthened τ and slowed the bias's own correction: a bias
-      // 2.6 °/s off was 0.53 °/s off after 40 s of turning, 0.06 °/s now).
-      let push = max(0, p - biasCovariance.largestVariance * timeConstant2)
-      // Backward Euler (x/(1 + x)); dt/τ is a thousandth here.
-      let x = dt * usageRate
-      let alpha = x / (1 + x)
-      usageTranslation += alpha * (push - usageTranslation)
-      usageRotation += alpha * (w2 - usageRotation)
-    }
-    let tau3 =
-      usageGain * (usageTranslation + translationFloor)
-      / (usageRotation + restingRotation2 + d2 * inverseScaleError2)
-    return Self.cubeRoot(
-      min(max(tau3, minimumTimeConstant3), maximumTimeConstant3) * inverseTimeConstant3)
-  }
-
   /// One step of the second-order Butterworth low-pass (damping 1/√2,
   /// natural frequency `omega`) of the specific force, semi-implicit Euler:
   /// ω·dt is a few hundredths, so the response is the continuous filter's.
@@ -729,94 +467,6 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     state.step(input, frequency: omega, interval: dt)
     filteredAcceleration = state.value
     filteredAccelerationRate = state.rate
-  }
-
-  /// A Kalman update of the bias from one inclination correction.
-  ///
-  /// A bias error turns the almost-inertial frame by R·(b − b̂)·dt (R: card →
-  /// world); the low-passed accelerometer undoes the horizontal part of that
-  /// drift, low-passed too, so the correction rate −c/dt is about
-  /// LP(R·b) − LP(R·b̂) = LP(R)·b − LP(R·b̂) for a steady bias b. Hence the
-  /// measurement −c/dt + LP(R·b̂) of LP(R)·b, consistent however fast R turns
-  /// (VQF's observation, Laidig & Seel 2023). Its vertical row is not
-  /// observed: that variance grows. The corrections of one accelerometer
-  /// time constant are one measurement, not many (the low-pass makes them
-  /// alike), so each block's is worth `dt/τ` of one with variance
-  /// ``FusionParameters/motionBiasNoise``², less when the readings stray
-  /// from 1 g. The gain never exceeds `dt/`
-  /// ``FusionParameters/motionBiasTimeConstant``: a faster feedback would
-  /// outrun the low-pass it learns from and ring.
-  mutating func observeBiasInMotion(correction: Vector3, interval dt: Double) {
-    let h1 = filteredRow1.value
-    let h2 = filteredRow2.value
-    let u1 = biasCovariance.multiply(h1)
-    let u2 = biasCovariance.multiply(h2)
-    let inverseDt = 1 / dt
-    let r = max(
-      motionBiasNoise2Time * inverseDt / trust,
-      biasCovariance.largestVariance * motionBiasTimeConstant * inverseDt)
-    let d11 = h1.dot(u1)
-    let d22 = h2.dot(u2)
-    biasDrift2 = d11 + d22
-    let s11 = d11 + r
-    let s12 = h1.dot(u2)
-    let s22 = d22 + r
-    let inverseDeterminant = 1 / (s11 * s22 - s12 * s12)
-    let lagged = filteredRotatedBias.value
-    let z1 = -correction.x * inverseDt + lagged.x - h1.dot(bias)
-    let z2 = -correction.y * inverseDt + lagged.y - h2.dot(bias)
-    // K = [u1 u2]·S⁻¹; bias += K·z; P −= K·[u1 u2]ᵀ.
-    let k1 = (u1 * s22 - u2 * s12) * inverseDeterminant
-    let k2 = (u2 * s11 - u1 * s12) * inverseDeterminant
-    bias += k1 * z1 + k2 * z2
-    biasCovariance.subtract(u1, u1, scale: s22 * inverseDeterminant)
-    biasCovariance.subtract(u1, u2, scale: -2 * s12 * inverseDeterminant)
-    biasCovariance.subtract(u2, u2, scale: s11 * inverseDeterminant)
-    biasCovariance.keepPositive(1e-3 * restGyroscopeNoise2)
-    matchSustainedInnovation(Vector3(z1, z2, 0), rows: h1, h2, interval: dt)
-    clampBias()
-  }
-
-  /// Covariance matching (Mehra 1972) for a bias that moves faster than its
-  /// random walk (``FusionParameters/biasRandomWalk``, a steady sensor's):
-  /// a gyroscope warming up ramps by degrees per second in minutes, and the
-  /// estimate, sure of a bias a rest measured, lags further and further
-  /// while τ lengthens (``usageStretch``'s `d²` is what the covariance
-  /// allows). Its innovations then no longer average out: the mean over
-  /// ``FusionParameters/usageTimeConstant`` of motion of the bias errors
-  /// they point to (card frame) is the bias error, plus noise whose
-  /// expected square is known (``sustainedNoise2``, and the scale error's drift s²ω² that the
-  /// law counts as the turn's). Where the mean's square exceeds that noise
-  /// and what the covariance allows along its direction, the covariance is
-  /// raised to it there: the bias follows, and τ shortens with the drift
-  /// (the figures: docs/bench-attitude.md, `matchSustainedInnovation`).
-  @inline(__always)
-  mutating func matchSustainedInnovation(
-    _ innovation: Vector3, rows h1: Vector3, _ h2: Vector3, interval dt: Double
-  ) {
-    let x = dt * usageRate
-    // The bias error, card frame, that this block's innovation points to:
-    // a bias error stays put in the card frame however the card turns,
-    // while a push that misleads the accelerometer (a car's corner, a
-    // merry-go-round) stays put in the world and averages out here.
-    let blockError =
-      h1 * (innovation.x / max(h1.lengthSquared, 1e-6)) + h2
-      * (innovation.y / max(h2.lengthSquared, 1e-6))
-    sustainedError += (blockError - sustainedError) * (x / (1 + x))
-    let error = sustainedError
-    let e2 = error.lengthSquared
-    // Within the noise (the common case): nothing to match.
-    let noise = sustainedNoise2 + scaleError2 * recentRotation
-    guard e2 > noise else { return }
-    let allowed = error.dot(biasCovariance.multiply(error)) / e2
-    let excess = e2 - noise - allowed
-    if excess > 0 { biasCovariance.subtract(error, error, scale: -excess / e2) }
-  }
-
-  /// The distance within which a short-term gyroscope mean agrees with
-  /// ``bias``, for rest detection.
-  mutating func updateRestGate() {
-    restGate2 = restBiasGate2 * (biasCovariance.largestVariance + shortTermMeanVariance)
   }
 
   /// Turns the almost-inertial frame so the filtered acceleration points up.
@@ -856,29 +506,6 @@ public struct GyroAccelFusion: AttitudeEstimator, Sendable {
     return Vector3(2 * correction.x, 2 * correction.y, 0)
   }
 
-  /// ∛r for 0.5 ≤ r ≤ 8 to within 1e-6 (three Newton steps from the chord
-  /// through (1, 1) and (8, 2)), Foundation's `cbrt` elsewhere, which
-  /// costs more than the rest of a correction block. The default bounds of
-  /// the time constant give 0.73…8.
-  @inline(__always)
-  static func cubeRoot(_ r: Double) -> Double {
-    guard r >= 0.5 && r <= 8 else { return cbrt(r) }
-    var y = 1 + (r - 1) * (1.0 / 7)
-    y = (2 * y + r / (y * y)) * (1.0 / 3)
-    y = (2 * y + r / (y * y)) * (1.0 / 3)
-    y = (2 * y + r / (y * y)) * (1.0 / 3)
-    return y
-  }
-
-  /// Keeps ``bias`` within ``FusionParameters/maximumBias`` of
-  /// ``biasCentre``. Inlined: it runs once a block, and the call cost about
-  /// as much as the clamp.
-  @inline(__always)
-  mutating func clampBias() {
-    let m = parameters.maximumBias
-    let c = biasCentre
-    bias = Vector3(
-      min(max(bias.x, c.x - m), c.x + m), min(max(bias.y, c.y - m), c.y + m),
-      min(max(bias.z, c.z - m), c.z + m))
-  }
+  /// ``TimeConstantLaw/cubeRoot(_:)``.
+  static func cubeRoot(_ r: Double) -> Double { TimeConstantLaw.cubeRoot(r) }
 }

@@ -83,3 +83,41 @@ struct SaturatedTurn: Sendable {
       axis(rate.z, estimate.z, saturatedZ))
   }
 }
+
+/// Which rates go through ``SaturatedTurn``: no bias-corrected rate shorter
+/// than the gyroscope's range less the largest bias can have an axis at the
+/// range, so only a rate beyond ``FusionParameters/saturationOnset`` of
+/// that is near it.
+struct SaturationGate: Sendable {
+  /// ``FusionParameters/gyroscopeRange``, rad/s.
+  let limit: Double
+  let maximumBias: Double
+  let onset: Double
+  /// The square of ``limit`` less the largest bias's length (a seeded
+  /// ``BiasObserver/centre`` and what is learnt about it).
+  var limit2 = 0.0
+  /// The square of ``onset`` of ``limit2``'s rate: a rate above it is near
+  /// the range.
+  var near2 = 0.0
+
+  init(_ parameters: FusionParameters, centre: Vector3) {
+    limit = parameters.gyroscopeRange
+    maximumBias = parameters.maximumBias
+    onset = parameters.saturationOnset
+    update(centre: centre)
+  }
+
+  /// The bias is learned about `centre` now.
+  mutating func update(centre: Vector3) {
+    let largestBias = maximumBias * 3.0.squareRoot() + centre.length
+    let gate = max(0, limit - largestBias)
+    limit2 = gate * gate
+    near2 = limit2 * onset * onset
+  }
+
+  /// Whether an axis of the raw `gyro` is at the range.
+  @inline(__always)
+  func isSaturated(_ gyro: Vector3) -> Bool {
+    max(abs(gyro.x), max(abs(gyro.y), abs(gyro.z))) >= limit
+  }
+}

@@ -1,16 +1,16 @@
-/// Rest detection and the gyroscope bias learned at rest.
+/// The gyroscope bias learned at rest.
 ///
 /// Steady readings (each gyroscope and accelerometer reading near its
 /// short-term mean, each axis of the gyroscope's mean a bias the fusion can
-/// hold, within ``FusionParameters/maximumBias`` of ``biasCentre``: VQF's
+/// hold, within ``FusionParameters/maximumBias`` of ``BiasObserver/centre``: VQF's
 /// test, which does not look at the bias estimate) open a ``RestWindow``.
 /// At the end of each window of ``FusionParameters/restMinimumDuration``
-/// (the first after a start or ``seedBias(_:)``:
+/// (the first after a start or ``GyroAccelFusion/seedBias(_:)``:
 /// ``FusionParameters/initialRestMinimumDuration``) the window's mean rate
 /// is judged:
 ///
 /// - the accelerometer turns as the mean says: a slow turn, not a rest;
-/// - a stored bias (``seedBias(_:)``) that no rest has confirmed yet: it is
+/// - a stored bias (``GyroAccelFusion/seedBias(_:)``) that no rest has confirmed yet: it is
 ///   rest, and the estimate is as unsure as the change the rest shows
 ///   across gravity (a stored bias is from an earlier session: its
 ///   uncertainty is its measurement's, not the change since, and a change
@@ -33,108 +33,54 @@
 /// "Replaced" grows the estimate's covariance by the change the rest shows
 /// across gravity; then, as in every accepted window, the mean is a Kalman
 /// measurement whose error allows for a slow turn the window may still hold
-/// (``observeBiasAtRest(_:mean:variance:)``). Its part about the vertical
+/// (``BiasObserver/observeAtRest(_:mean:variance:)``). Its part about the vertical
 /// is taken only from a card that shows no turn across gravity, and only if
 /// it agrees with the estimate or the last rest: a turn about the vertical
 /// is the one a rest cannot see, and a slow hand passes the rest test while
 /// making it. An accepted window is integrated afresh with the new bias, so
 /// a card at rest does not drift, not even in yaw.
-extension GyroAccelFusion {
-  /// Runs at every sample with a gyroscope: updates the short-term means and
-  /// the current window. `orientation` is the almost-inertial orientation
-  /// just integrated (card → inertial), replaced when an accepted rest is
-  /// integrated afresh. Inlined into `update`; the rare end of a window is
-  /// ``closeRestWindow(orientation:)``.
-  @inline(__always)
-  mutating func detectRest(
-    gyro: Vector3, acceleration: Vector3, dt: Double, orientation: inout Quaternion
-  ) {
-    // Backward Euler (x/(1 + x)): three instructions where the exact
-    // weight's series takes ten, at every sample; dt/τ is below 0.01.
-    let x = dt * restRate
-    let alpha = x / (1 + x)
-    restGyroMean += alpha * (gyro - restGyroMean)
-    restAccelMean += alpha * (acceleration - restAccelMean)
-    let steady =
-      (gyro - restGyroMean).lengthSquared < restGyroscopeLimit2
-      && (acceleration - restAccelMean).lengthSquared < restAccelerometerLimit2
-      && isWithinBiasLimit(restGyroMean - biasCentre)
-    guard steady else {
-      isAtRest = false
-      restWindow.isOpen = false
-      return
-    }
-    // A steady turn that the estimate cannot explain is not (yet) rest.
-    if isAtRest && (restGyroMean - bias).lengthSquared > restGate2 { isAtRest = false }
-    guard restWindow.isOpen else {
-      isAtRest = false
-      restWindow = RestWindow(start: orientation)
-      return
-    }
-    restWindow.add(gyro, acceleration: acceleration, interval: dt)
-    let needed =
-      isBiasConfirmed ? parameters.restMinimumDuration : parameters.initialRestMinimumDuration
-    guard restWindow.duration >= needed else { return }
-    closeRestWindow(orientation: &orientation)
-  }
-
-  /// Whether every axis of `offset` is within ``FusionParameters/maximumBias``:
-  /// a mean rate the fusion can hold as its bias.
-  @inline(__always)
-  func isWithinBiasLimit(_ offset: Vector3) -> Bool {
-    let m = parameters.maximumBias
-    return abs(offset.x) < m && abs(offset.y) < m && abs(offset.z) < m
-  }
-
-  /// The window has lasted long enough: accepts it as rest, updating the
-  /// bias and integrating the window afresh with it, or rejects it.
-  @inline(never)
-  mutating func closeRestWindow(orientation: inout Quaternion) {
-    let window = restWindow
+extension BiasObserver {
+  /// Judges a rest window that has lasted long enough (``RestDetector``):
+  /// true when it is rest, with the bias updated from it and confirmed;
+  /// false for a turn, which leaves the bias as it was.
+  mutating func acceptsRest(_ window: RestWindow) -> Bool {
     let mean = window.meanRate
     let meanVariance = restGyroscopeNoise2 / window.duration
 
     func agrees(_ estimate: Vector3, variance: Double) -> Bool {
       (mean - estimate).lengthSquared <= restBiasGate2 * (variance + meanVariance)
     }
-    let agreesWithEstimate = agrees(bias, variance: biasCovariance.largestVariance)
+    let agreesWithEstimate = agrees(bias, variance: covariance.largestVariance)
     let seen = window.turnAcrossGravity()
     if window.accelerometerConfirmsTurn(by: mean, gyroscopeNoise2: meanVariance) {
       // The readings turned as the gyroscope's mean says: a slow turn, not a
       // rest (its rotation stays integrated).
-      isAtRest = false
-      restWindow = RestWindow(start: orientation)
-      return
-    } else if isBiasConfirmed && agreesWithEstimate {
-      observeBiasAtRest(seen, mean: mean, variance: meanVariance)
-    } else if (isBiasSeeded && !isBiasConfirmed)
-      || (isBiasConfirmed
+      return false
+    } else if isConfirmed && agreesWithEstimate {
+      observeAtRest(seen, mean: mean, variance: meanVariance)
+    } else if (isSeeded && !isConfirmed)
+      || (isConfirmed
         ? agrees(confirmedBias, variance: confirmedVariance) : agreesWithEstimate)
       || window.accelerometerDisprovesTurn(by: mean - bias, gyroscopeNoise2: meanVariance)
     {
-      if isBiasConfirmed || !agreesWithEstimate || isBiasSeeded {
+      if isConfirmed || !agreesWithEstimate || isSeeded {
         // The rest contradicts the estimate, or is the first since a stored
         // bias (which a change since, within the gate, would not contradict:
         // it was weighted with the rest, and a fifth to a third of the change
         // stayed after a 4-5 s rest): the estimate is as unsure as the change
         // the rest shows, and the rest is what is known now, as far as it
         // tells.
-        biasCovariance = BiasCovariance(variance: contradictedVariance(seen, mean: mean))
+        covariance = BiasCovariance(variance: contradictedVariance(seen, mean: mean))
       }
-      observeBiasAtRest(seen, mean: mean, variance: meanVariance)
+      observeAtRest(seen, mean: mean, variance: meanVariance)
     } else {
-      isAtRest = false
-      restWindow = RestWindow(start: orientation)
-      return
+      return false
     }
-    clampBias()
-    isBiasConfirmed = true
+    clamp()
+    isConfirmed = true
     confirmedBias = bias
-    confirmedVariance = biasCovariance.largestVariance
-    updateRestGate()
-    isAtRest = true
-    orientation = window.endOrientation(bias: bias)
-    restWindow = RestWindow(start: orientation)
+    confirmedVariance = covariance.largestVariance
+    return true
   }
 
   /// The Kalman update with a rest's mean rate `mean`, whose error has
@@ -161,7 +107,7 @@ extension GyroAccelFusion {
   ///   last rest. A vertical mean that agrees with neither is a turn about
   ///   the vertical: a bias that changed in a random direction would have
   ///   shown across gravity as well.
-  mutating func observeBiasAtRest(
+  mutating func observeAtRest(
     _ seen: GravityTurn?, mean: Vector3, variance: Double
   ) {
     guard let seen else {
@@ -185,8 +131,8 @@ extension GyroAccelFusion {
     let turning = seen.rate.lengthSquared > restBiasGate2 * seen.variance
     let observesVertical =
       !turning
-      && (agreesVertically(bias, variance: up.dot(biasCovariance.multiply(up)))
-        || (isBiasConfirmed && agreesVertically(confirmedBias, variance: confirmedVariance)))
+      && (agreesVertically(bias, variance: up.dot(covariance.multiply(up)))
+        || (isConfirmed && agreesVertically(confirmedBias, variance: confirmedVariance)))
     observe(measurement, along: across1, variance: acrossVariance)
     observe(measurement, along: up.cross(across1), variance: acrossVariance)
     if observesVertical { observe(measurement, along: up, variance: verticalVariance) }
@@ -204,13 +150,13 @@ extension GyroAccelFusion {
     guard let seen else { return maximumBias2 }
     let change = mean - seen.beyondNoise - bias
     let across = change - seen.up * change.dot(seen.up)
-    return min(maximumBias2, biasCovariance.largestVariance + across.lengthSquared / 2)
+    return min(maximumBias2, covariance.largestVariance + across.lengthSquared / 2)
   }
 
   /// One scalar Kalman update of the bias: `measurement`'s component along
   /// the unit vector `h`, with error variance `variance`.
   mutating func observe(_ measurement: Vector3, along h: Vector3, variance: Double) {
-    bias += biasCovariance.observe(
+    bias += covariance.observe(
       direction: h, innovation: (measurement - bias).dot(h), variance: variance)
   }
 }
