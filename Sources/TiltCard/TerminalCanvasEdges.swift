@@ -55,6 +55,20 @@ extension TerminalCanvas {
     colors: inout [TerminalColor?], materials: inout [TerminalCardFace.Material?],
     glow: inout [Double], coverage: inout [Double]
   ) {
+    let m = sampler.m
+    let (pointsPerSX, pointsPerSY) = (sampler.pointsPerSX, sampler.pointsPerSY)
+    let (centreX, centreY) = (sampler.centreX, sampler.centreY)
+    let drawsFace = sampler.drawsFace
+    // One sample of the face at subpixel coordinates (px, py).
+    func sample(_ px: Double, _ py: Double) -> (TerminalColor, TerminalCardFace.Material, Double)? {
+      guard drawsFace else { return nil }
+      let vx = (px - centreX) * pointsPerSX
+      let vy = (py - centreY) * pointsPerSY
+      let w = m.6 * vx + m.7 * vy + m.8
+      guard abs(w) > 1e-12 else { return nil }
+      let r = 1 / w
+      return sampler.shade((m.0 * vx + m.1 * vy + m.2) * r, (m.3 * vx + m.4 * vy + m.5) * r)
+    }
     colors.withUnsafeMutableBufferPointer { colors in
       materials.withUnsafeMutableBufferPointer { materials in
         glow.withUnsafeMutableBufferPointer { glow in
@@ -68,7 +82,7 @@ extension TerminalCanvas {
               // At (¼, ¼), (¾, ¼), (¼, ¾) and (¾, ¾) of the subpixel.
               for j in 0..<4 {
                 let (ox, oy) = (j & 1 == 0 ? 0.25 : 0.75, j < 2 ? 0.25 : 0.75)
-                guard let (c, material, s) = sampler.sample(Double(sx) + ox, Double(sy) + oy) else {
+                guard let (c, material, s) = sample(Double(sx) + ox, Double(sy) + oy) else {
                   continue
                 }
                 sum = TerminalColor(sum.r + c.r, sum.g + c.g, sum.b + c.b)
