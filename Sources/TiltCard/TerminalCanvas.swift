@@ -85,83 +85,12 @@ struct TerminalCanvas {
     let count = 4 * columns * rows
     let subW = 2 * columns
     let subH = 2 * rows
-
-    let x = frame.extras
-    let light = 1 - 0.6 * x.shade
-    let inverse = Homography(frame.transform).inverse
-    // Subpixel (sx, sy) centre → view points: x 2·scale subpixels a point, y scale.
-    let sxPerPoint = 2 * scale * x.lift
-    let syPerPoint = scale * x.lift
-    let rim = 0.7 / scale  // points: about 0.7 of a cell width
-    let (hw, hh) = (w / 2, h / 2)
-    let extent = face.cornerExtent
-
-    // Subpixel coordinates to view points, as products (no division).
-    let (pointsPerSX, pointsPerSY) = (1 / sxPerPoint, 1 / syPerPoint)
-    let m = inverse?.m ?? (0, 0, 0, 0, 0, 0, 0, 0, 0)
-
-    let plane = face.plane(frame.face)
-    // Inside these the face has no outline or hairline (and no corner
-    // where both hold).
-    let (innerU, innerV) = (hw - rim, hh - rim)
-    let (cornerU, cornerV) = (hw - extent, hh - extent)
-
-    // One sample of the face at face point (u, v): `face.paint` (whose
-    // gradient is the plane's) lit.
-    @inline(__always)
-    func shade(_ u: Double, _ v: Double) -> (TerminalColor, TerminalCardFace.Material, Double)? {
-      let (au, av) = (abs(u), abs(v))
-      if au <= innerU && av <= innerV && (au <= cornerU || av <= cornerV) && !plane.inInset(u, v) {
-        // The plain inside: no outline, hairline or inset here.
-        let s = face.sheen(u, v, x: x.sheenX, y: x.sheenY)
-        return (plane.color(u, v).screened(s).scaled(light), .face, s)
-      }
-      guard face.contains(u, v) else { return nil }
-      var c = plane.color(u, v)
-      var material = TerminalCardFace.Material.face
-      if plane.inInset(u, v) {
-        guard let painted = face.paint(frame.face, u, v) else { return nil }
-        (c, material) = painted
-      }
-      let nearEdge =
-        au > hw - rim || av > hh - rim || (au > hw - extent && av > hh - extent)
-      if smooth && material == .face && nearEdge {
-        // The page's hairline edge, as wide as the terminal can show it.
-        if !face.contains(au + rim, av) || !face.contains(au, av + rim) {
-          c = TerminalColor.mix(c, .white, 0.22)
-        }
-      }
-      let s = face.sheen(u, v, x: x.sheenX, y: x.sheenY)
-      return (c.screened(s).scaled(light), material, s)
-    }
-
-    // One sample of the face at subpixel coordinates (px, py).
-    func sample(_ px: Double, _ py: Double) -> (TerminalColor, TerminalCardFace.Material, Double)? {
-      guard inverse != nil else { return nil }
-      let vx = (px - centreX) * pointsPerSX
-      let vy = (py - centreY) * pointsPerSY
-      let w = m.6 * vx + m.7 * vy + m.8
-      guard abs(w) > 1e-12 else { return nil }
-      let r = 1 / w
-      return shade((m.0 * vx + m.1 * vy + m.2) * r, (m.3 * vx + m.4 * vy + m.5) * r)
-    }
-
-    // The subpixels the card can cover: the box of its projected corners
-    // (the whole canvas where a corner is behind the eye).
-    var box = (x0: 0, y0: 0, x1: subW, y1: subH)
-    let corners = [(-hw, -hh), (hw, -hh), (-hw, hh), (hw, hh)].map {
-      frame.transform.project(x: $0.0, y: $0.1)
-    }
-    if corners.allSatisfy({ $0 != nil }) {
-      let xs = corners.map { centreX + $0!.x * sxPerPoint }
-      let ys = corners.map { centreY + $0!.y * syPerPoint }
-      func clip(_ v: Double, _ limit: Int) -> Int { min(max(Int(v.rounded(.down)), 0), limit) }
-      box = (
-        clip(xs.min()! - 1, subW), clip(ys.min()! - 1, subH),
-        clip(xs.max()! + 2, subW), clip(ys.max()! + 2, subH)
-      )
-    }
-    if box.x0 >= box.x1 || box.y0 >= box.y1 { box = (0, 0, 0, 0) }
+    let sampler = TerminalFaceSampler(
+      face: face, frame: frame, scale: scale, centreX: centreX, centreY: centreY, smooth: smooth)
+    let box = Self.cardBox(
+      frame, halfWidth: w / 2, halfHeight: h / 2, centreX: centreX, centreY: centreY,
+      sxPerPoint: 2 * scale * frame.extras.lift, syPerPoint: scale * frame.extras.lift,
+      width: subW, height: subH)
     cardBox = box
 
     // The buffers, each plain again outside what this frame draws into it
@@ -178,17 +107,7 @@ struct TerminalCanvas {
     let stage =
       backdrop
       ? cache.backdrop(width: subW, height: subH) {
-        var out: [TerminalColor] = []
-        out.reserveCapacity(count)
-        for sy in 0..<subH {
-          for sx in 0..<subW {
-            let nx = (Double(sx) + 0.5) / Double(subW) - 0.5
-            let ny = ((Double(sy) + 0.5) / Double(subH) - 0.35) * 0.8
-            let d = min((nx * nx + ny * ny).squareRoot() / 0.6, 1)
-            out.append(TerminalColor.mix(Self.backdropCentre, Self.backdropEdge, d))
-          }
-        }
-        return out
+        Self.backdropGradient(width: subW, height: subH)
       } : []
     // Known where the colours were drawn, or plain throughout from here.
     var lastColors = last(colors)
@@ -208,179 +127,15 @@ struct TerminalCanvas {
 
     // The middle of each subpixel of the box first (all of it written);
     // then 2 × 2 samples where a neighbour differs (the outline, the
-    // chip's and the code's edges). Along a row the map's numerators and
-    // denominator are linear in the column: each is its value at the row's
-    // start plus a step per subpixel. Away from the outline, its hairline,
-    // the corners and the chip or code, a sample is the gradient and the sheen.
-    // A subpixel's material (`nil` where the face covers none) is its kind:
-    // where a neighbour's differs, it is an edge.
-    let (sheenX, sheenY) = (x.sheenX, x.sheenY)
-    let (stepU, stepV, stepW) = (m.0 * pointsPerSX, m.3 * pointsPerSX, m.6 * pointsPerSX)
-    let drawsFace = inverse != nil
-    colors.withUnsafeMutableBufferPointer { colors in
-      materials.withUnsafeMutableBufferPointer { materials in
-        glow.withUnsafeMutableBufferPointer { glow in
-          coverage.withUnsafeMutableBufferPointer { coverage in
-            // The buffers' starts, held (a store through one cannot move another).
-            guard let colors = colors.baseAddress, let materials = materials.baseAddress,
-              let glow = glow.baseAddress, let coverage = coverage.baseAddress
-            else { return }
-            // A subpixel k of a row with the test (the inside, or the face
-            // sampled whole); a run of them known to be inside.
-            @inline(__always)
-            func tested(
-              _ ks: Range<Int>, row: Int, _ u0: Double, _ v0: Double, _ w0: Double
-            ) {
-              for kk in ks {
-                let i = row &+ kk
-                let k = Double(kk)
-                let w = w0 + k * stepW
-                if drawsFace && abs(w) > 1e-12 {
-                  let r = 1 / w
-                  let u = (u0 + k * stepU) * r
-                  let v = (v0 + k * stepV) * r
-                  if let (c, material, s) = shade(u, v) {
-                    colors[i] = c
-                    materials[i] = material
-                    glow[i] = s
-                    coverage[i] = 1
-                    continue
-                  }
-                }
-                colors[i] = nil
-                materials[i] = nil
-                glow[i] = 0
-                coverage[i] = 0
-              }
-            }
-            @inline(__always)
-            func inside(
-              _ ks: Range<Int>, row: Int, _ u0: Double, _ v0: Double, _ w0: Double
-            ) {
-              for kk in ks {
-                let i = row &+ kk
-                let k = Double(kk)
-                let r = 1 / (w0 + k * stepW)
-                let u = (u0 + k * stepU) * r
-                let v = (v0 + k * stepV) * r
-                let s = face.sheen(u, v, x: sheenX, y: sheenY)
-                colors[i] = plane.color(u, v).screened(s).scaled(light)
-                materials[i] = .face
-                glow[i] = s
-                coverage[i] = 1
-              }
-            }
-            var spans = TerminalFaceSpans()
-            // In a corner, |x|⁵ + |y|⁵ ≤ 1 holds in the square of side 0.87
-            // (2 · 0.87⁵ < 1): a point a hairline inside it is neither out
-            // nor on the hairline.
-            let square = 0.87 * extent - rim
-            let bounds = TerminalFaceSpans.Bounds(
-              innerU: innerU, innerV: innerV, cornerU: cornerU, cornerV: cornerV,
-              squareU: cornerU + square, squareV: cornerV + square, inset: plane.inset)
-            let count = box.x1 - box.x0
-            for sy in box.y0..<box.y1 {
-              let vy = (Double(sy) + 0.5 - centreY) * pointsPerSY
-              let vx0 = (Double(box.x0) + 0.5 - centreX) * pointsPerSX
-              let u0 = m.0 * vx0 + m.1 * vy + m.2
-              let v0 = m.3 * vx0 + m.4 * vy + m.5
-              let w0 = m.6 * vx0 + m.7 * vy + m.8
-              // Subpixel k of the row is at index row + k.
-              let row = sy &* subW &+ box.x0
-              if drawsFace {
-                spans.find(
-                  u0: u0, v0: v0, w0: w0, stepU: stepU, stepV: stepV, stepW: stepW, count: count,
-                  bounds: bounds)
-              }
-              var k = 0
-              for run in drawsFace ? spans.runs : [] {
-                tested(k..<run.start, row: row, u0, v0, w0)
-                inside(run.start..<run.end, row: row, u0, v0, w0)
-                k = run.end
-              }
-              tested(k..<count, row: row, u0, v0, w0)
-            }
-          }
-        }
-      }
-    }
-    // The edges: eight subpixels at a time where all are like their neighbours.
-    var edges: [(Int, Int)] = []
-    edges.reserveCapacity(4 * (box.x1 - box.x0 + box.y1 - box.y0))
-    materials.withUnsafeBufferPointer { materials in
-      guard let start = materials.baseAddress else { return }
-      let bytes = UnsafeRawPointer(start)
-      @inline(__always) func word(_ i: Int) -> UInt64 {
-        bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-      }
-      @inline(__always) func isEdge(_ sx: Int, _ sy: Int) -> Bool {
-        let i = sy &* subW &+ sx
-        let k = materials[i]
-        return (sx > 0 && materials[i &- 1] != k) || (sx &+ 1 < subW && materials[i &+ 1] != k)
-          || (sy > 0 && materials[i &- subW] != k)
-          || (sy &+ 1 < subH && materials[i &+ subW] != k)
-      }
-      for sy in box.y0..<box.y1 {
-        // Eight at a time where every neighbour is on the canvas.
-        let inside = sy > 0 && sy &+ 1 < subH
-        var sx = box.x0
-        while sx < box.x1 {
-          let i = sy &* subW &+ sx
-          if inside && sx > 0 && sx &+ 8 < subW && sx &+ 8 <= box.x1 {
-            let middle = word(i)
-            if middle == word(i &- 1) && middle == word(i &+ 1) && middle == word(i &- subW)
-              && middle == word(i &+ subW)
-            {
-              sx &+= 8
-              continue
-            }
-          }
-          for x in sx..<min(sx &+ 8, box.x1) where isEdge(x, sy) { edges.append((x, sy)) }
-          sx = min(sx &+ 8, box.x1)
-        }
-      }
-    }
-    colors.withUnsafeMutableBufferPointer { colors in
-      materials.withUnsafeMutableBufferPointer { materials in
-        glow.withUnsafeMutableBufferPointer { glow in
-          coverage.withUnsafeMutableBufferPointer { coverage in
-            for (sx, sy) in edges {
-              let i = sy * subW + sx
-              var sum = TerminalColor(0, 0, 0)
-              var hits = 0
-              var glowSum = 0.0
-              var counts = (0, 0, 0)
-              // At (¼, ¼), (¾, ¼), (¼, ¾) and (¾, ¾) of the subpixel.
-              for j in 0..<4 {
-                let (ox, oy) = (j & 1 == 0 ? 0.25 : 0.75, j < 2 ? 0.25 : 0.75)
-                guard let (c, material, s) = sample(Double(sx) + ox, Double(sy) + oy) else {
-                  continue
-                }
-                sum = TerminalColor(sum.r + c.r, sum.g + c.g, sum.b + c.b)
-                glowSum += s
-                switch material {
-                case .face: counts.0 += 1
-                case .chip: counts.1 += 1
-                case .code: counts.2 += 1
-                }
-                hits += 1
-              }
-              coverage[i] = Double(hits) / 4
-              if hits > 0 {
-                colors[i] = sum.scaled(1 / Double(hits))
-                glow[i] = glowSum / Double(hits)
-                materials[i] =
-                  counts.0 >= counts.1 && counts.0 >= counts.2
-                  ? .face : (counts.1 >= counts.2 ? .chip : .code)
-              } else {
-                colors[i] = nil
-                materials[i] = nil
-              }
-            }
-          }
-        }
-      }
-    }
+    // chip's and the code's edges). A subpixel's material (`nil` where the
+    // face covers none) is its kind: where a neighbour's differs, it is an edge.
+    Self.drawFace(
+      sampler, in: box, width: subW, colors: &colors, materials: &materials, glow: &glow,
+      coverage: &coverage)
+    let edges = Self.edges(of: materials, in: box, width: subW, height: subH)
+    Self.sampleEdges(
+      edges, sampler, width: subW, colors: &colors, materials: &materials, glow: &glow,
+      coverage: &coverage)
 
     // The shadow: the card's outline moved down and away from the light and
     // blurred, as the page's two drop shadows (a tight one at 0.30, a wide
@@ -388,6 +143,9 @@ struct TerminalCanvas {
     // A terminal cell is some 14 points of the card at 80 × 24, so the
     // page's offsets are doubled to leave the card's edge at all. Without a
     // backdrop or a hard shadow there is nothing for it to darken.
+    let x = frame.extras
+    let sxPerPoint = 2 * scale * x.lift
+    let syPerPoint = scale * x.lift
     let k = Self.shadowReach
     var scratch = cache.scratch
     var tight = ShadowLayer(values: cache.tight, window: (0, 0, 0, 0))
@@ -411,81 +169,10 @@ struct TerminalCanvas {
         backdrop ? stage[$0] : nil
       }
     }
-    let (tw, ww) = (tight.window, wide.window)
-    let depth = Self.shadowDepth
-    colors.withUnsafeMutableBufferPointer { colors in
-      materials.withUnsafeMutableBufferPointer { materials in
-        coverage.withUnsafeBufferPointer { coverage in
-          tight.values.withUnsafeBufferPointer { tight in
-            wide.values.withUnsafeBufferPointer { wide in
-              stage.withUnsafeBufferPointer { stage in
-                // Subpixels a ..< b of a row, each layer read where `has…`
-                // (the shadow is 0 outside a layer's window).
-                @inline(__always)
-                func run(_ a: Int, _ b: Int, hasTight: Bool, hasWide: Bool) {
-                  for i in a..<b {
-                    let cover = coverage[i]
-                    guard cover < 1 else { continue }
-                    let t = hasTight ? tight[i] : 0
-                    let w = hasWide ? wide[i] : 0
-                    // With no shadow (t = w = 0) the backdrop as it is (scaled by 1).
-                    let alpha = 1 - (1 - 0.30 * t) * (1 - 0.20 * w)
-                    var under: TerminalColor?
-                    if backdrop {
-                      under = stage[i].scaled(1 - min(depth * alpha, 0.8))
-                    } else if hardShadow && alpha > 0.22 {
-                      under = .black
-                    }
-                    // Where the card covers none (0 past its box) the colour is stale.
-                    if cover > 0, let card = colors[i] {
-                      if !smooth {
-                        if cover < 0.5 {
-                          colors[i] = under
-                          materials[i] = nil
-                        }
-                      } else if let under {
-                        // Anti-aliased edge: the card over what is under it.
-                        colors[i] = TerminalColor.mix(under, card, cover)
-                      } else if cover < 0.5 {
-                        colors[i] = nil
-                        materials[i] = nil
-                      }
-                    } else {
-                      colors[i] = under
-                    }
-                  }
-                }
-                // Each row in pieces between the windows' edges.
-                var edges = [Int]()
-                for sy in drawn.y0..<drawn.y1 {
-                  let inTight = sy >= tw.y0 && sy < tw.y1
-                  let inWide = sy >= ww.y0 && sy < ww.y1
-                  edges.removeAll(keepingCapacity: true)
-                  edges.append(drawn.x0)
-                  for x in [tw.x0, tw.x1, ww.x0, ww.x1] where x > drawn.x0 && x < drawn.x1 {
-                    edges.append(x)
-                  }
-                  edges.append(drawn.x1)
-                  edges.sort()
-                  let row = sy &* subW
-                  for k in 0..<(edges.count &- 1) where edges[k] < edges[k &+ 1] {
-                    let (a, b) = (edges[k], edges[k &+ 1])
-                    let hasTight = inTight && a >= tw.x0 && b <= tw.x1
-                    let hasWide = inWide && a >= ww.x0 && b <= ww.x1
-                    switch (hasTight, hasWide) {
-                    case (true, true): run(row &+ a, row &+ b, hasTight: true, hasWide: true)
-                    case (true, false): run(row &+ a, row &+ b, hasTight: true, hasWide: false)
-                    case (false, true): run(row &+ a, row &+ b, hasTight: false, hasWide: true)
-                    case (false, false): run(row &+ a, row &+ b, hasTight: false, hasWide: false)
-                    }
-                  }
-                }
-              }
-            }
-          }
-        }
-      }
-    }
+    Self.composite(
+      drawn, width: subW, stage: stage, tight: tight, wide: wide, backdrop: backdrop,
+      hardShadow: hardShadow, smooth: smooth, colors: &colors, materials: &materials,
+      coverage: coverage)
     cache.noteDrawn(colors, width: subW, height: subH, backdrop: backdrop, box: drawn)
     for buffer in [coverage, glow] {
       cache.noteDrawn(buffer, width: subW, height: subH, backdrop: backdrop, box: box)
@@ -495,6 +182,46 @@ struct TerminalCanvas {
     self.coverage = coverage
     self.materials = materials
     self.glow = glow
+  }
+
+  /// The subpixels the card can cover: the box of its projected corners
+  /// (± `halfWidth`, ± `halfHeight` points; the whole `width` × `height`
+  /// canvas where a corner is behind the eye), empty where it has no area.
+  static func cardBox(
+    _ frame: CardFrame, halfWidth hw: Double, halfHeight hh: Double, centreX: Double,
+    centreY: Double, sxPerPoint: Double, syPerPoint: Double, width subW: Int, height subH: Int
+  ) -> Window {
+    var box = (x0: 0, y0: 0, x1: subW, y1: subH)
+    let corners = [(-hw, -hh), (hw, -hh), (-hw, hh), (hw, hh)].map {
+      frame.transform.project(x: $0.0, y: $0.1)
+    }
+    if corners.allSatisfy({ $0 != nil }) {
+      let xs = corners.map { centreX + $0!.x * sxPerPoint }
+      let ys = corners.map { centreY + $0!.y * syPerPoint }
+      func clip(_ v: Double, _ limit: Int) -> Int { min(max(Int(v.rounded(.down)), 0), limit) }
+      box = (
+        clip(xs.min()! - 1, subW), clip(ys.min()! - 1, subH),
+        clip(xs.max()! + 2, subW), clip(ys.max()! + 2, subH)
+      )
+    }
+    if box.x0 >= box.x1 || box.y0 >= box.y1 { box = (0, 0, 0, 0) }
+    return box
+  }
+
+  /// The backdrop of a `width` × `height` canvas, row by row: from
+  /// `backdropCentre` a third down to `backdropEdge` at 0.6 of the width away.
+  static func backdropGradient(width subW: Int, height subH: Int) -> [TerminalColor] {
+    var out: [TerminalColor] = []
+    out.reserveCapacity(subW * subH)
+    for sy in 0..<subH {
+      for sx in 0..<subW {
+        let nx = (Double(sx) + 0.5) / Double(subW) - 0.5
+        let ny = ((Double(sy) + 0.5) / Double(subH) - 0.35) * 0.8
+        let d = min((nx * nx + ny * ny).squareRoot() / 0.6, 1)
+        out.append(TerminalColor.mix(Self.backdropCentre, Self.backdropEdge, d))
+      }
+    }
+    return out
   }
 
   /// A rectangle of subpixels: columns `x0..<x1`, rows `y0..<y1`.

@@ -1,0 +1,94 @@
+import Foundation
+
+/// The last pass: the backdrop and the shadow under the card, and the
+/// card's anti-aliased edge over them.
+extension TerminalCanvas {
+  /// Each subpixel of `drawn` (of a canvas `subW` wide) that the card does
+  /// not cover whole: the `stage` darkened by the `tight` and `wide`
+  /// shadow layers (or black where `hardShadow` and the shadow is dark
+  /// enough, or the terminal's background), and the card's colour over it
+  /// as much as the card covers it. Without `smooth` a subpixel is the card
+  /// or what is under it, whichever covers half.
+  static func composite(
+    _ drawn: Window, width subW: Int, stage: [TerminalColor], tight: ShadowLayer,
+    wide: ShadowLayer, backdrop: Bool, hardShadow: Bool, smooth: Bool,
+    colors: inout [TerminalColor?], materials: inout [TerminalCardFace.Material?],
+    coverage: [Double]
+  ) {
+    let (tw, ww) = (tight.window, wide.window)
+    let depth = Self.shadowDepth
+    colors.withUnsafeMutableBufferPointer { colors in
+      materials.withUnsafeMutableBufferPointer { materials in
+        coverage.withUnsafeBufferPointer { coverage in
+          tight.values.withUnsafeBufferPointer { tight in
+            wide.values.withUnsafeBufferPointer { wide in
+              stage.withUnsafeBufferPointer { stage in
+                // Subpixels a ..< b of a row, each layer read where `has…`
+                // (the shadow is 0 outside a layer's window).
+                @inline(__always)
+                func run(_ a: Int, _ b: Int, hasTight: Bool, hasWide: Bool) {
+                  for i in a..<b {
+                    let cover = coverage[i]
+                    guard cover < 1 else { continue }
+                    let t = hasTight ? tight[i] : 0
+                    let w = hasWide ? wide[i] : 0
+                    // With no shadow (t = w = 0) the backdrop as it is (scaled by 1).
+                    let alpha = 1 - (1 - 0.30 * t) * (1 - 0.20 * w)
+                    var under: TerminalColor?
+                    if backdrop {
+                      under = stage[i].scaled(1 - min(depth * alpha, 0.8))
+                    } else if hardShadow && alpha > 0.22 {
+                      under = .black
+                    }
+                    // Where the card covers none (0 past its box) the colour is stale.
+                    if cover > 0, let card = colors[i] {
+                      if !smooth {
+                        if cover < 0.5 {
+                          colors[i] = under
+                          materials[i] = nil
+                        }
+                      } else if let under {
+                        // Anti-aliased edge: the card over what is under it.
+                        colors[i] = TerminalColor.mix(under, card, cover)
+                      } else if cover < 0.5 {
+                        colors[i] = nil
+                        materials[i] = nil
+                      }
+                    } else {
+                      colors[i] = under
+                    }
+                  }
+                }
+                // Each row in pieces between the windows' edges.
+                var edges = [Int]()
+                for sy in drawn.y0..<drawn.y1 {
+                  let inTight = sy >= tw.y0 && sy < tw.y1
+                  let inWide = sy >= ww.y0 && sy < ww.y1
+                  edges.removeAll(keepingCapacity: true)
+                  edges.append(drawn.x0)
+                  for x in [tw.x0, tw.x1, ww.x0, ww.x1] where x > drawn.x0 && x < drawn.x1 {
+                    edges.append(x)
+                  }
+                  edges.append(drawn.x1)
+                  edges.sort()
+                  let row = sy &* subW
+                  for k in 0..<(edges.count &- 1) where edges[k] < edges[k &+ 1] {
+                    let (a, b) = (edges[k], edges[k &+ 1])
+                    let hasTight = inTight && a >= tw.x0 && b <= tw.x1
+                    let hasWide = inWide && a >= ww.x0 && b <= ww.x1
+                    switch (hasTight, hasWide) {
+                    case (true, true): run(row &+ a, row &+ b, hasTight: true, hasWide: true)
+                    case (true, false): run(row &+ a, row &+ b, hasTight: true, hasWide: false)
+                    case (false, true): run(row &+ a, row &+ b, hasTight: false, hasWide: true)
+                    case (false, false): run(row &+ a, row &+ b, hasTight: false, hasWide: false)
+                    }
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
