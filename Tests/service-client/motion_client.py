@@ -3,6 +3,7 @@ the tests need to start a private bus and the service, call it and watch it."""
 
 import math
 import os
+import select
 import signal
 import subprocess
 import tempfile
@@ -46,15 +47,17 @@ class PrivateBus:
         socket = os.path.join(root, "socket")
         with open(config, "w") as f:
             f.write(BUS_CONFIG.format(socket=socket, servicedir=self.servicedir))
-        self.address = "unix:path=" + socket
+        # The address is printed once the daemon listens: a socket file can
+        # be there before it accepts (bound, not yet listening).
         self.daemon = subprocess.Popen(
-            ["dbus-daemon", "--nofork", "--config-file=" + config],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 5
-        while not os.path.exists(socket):
-            if time.monotonic() > deadline or self.daemon.poll() is not None:
-                raise RuntimeError("dbus-daemon did not start: %s" % self.daemon.stderr.read())
-            time.sleep(0.01)
+            ["dbus-daemon", "--nofork", "--print-address=1", "--config-file=" + config],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        ready, _, _ = select.select([self.daemon.stdout], [], [], 10)
+        line = self.daemon.stdout.readline().strip() if ready else ""
+        if not line.startswith("unix:"):
+            self.daemon.kill()
+            raise RuntimeError("dbus-daemon did not start: %s" % self.daemon.stderr.read())
+        self.address = "unix:path=" + socket
 
     def environment(self):
         env = dict(os.environ)
@@ -69,6 +72,7 @@ class PrivateBus:
         # and dbus-daemon keeps the mask it inherits.
         self.daemon.kill()
         self.daemon.wait(5)
+        self.daemon.stdout.close()
         self.daemon.stderr.close()
         self.directory.cleanup()
 
