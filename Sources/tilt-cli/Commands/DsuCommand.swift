@@ -42,17 +42,9 @@ enum DsuCommand: Command {
     let listen = try arguments.string("listen").map(listenAddress) ?? ServeAddress(port: 26760)
     // Checked here rather than in the declarations: the values of both are
     // checked together with what they mean for each other.
-    let ranges = try arguments.strings("allow").map { text throws(UsageError) in
-      guard let range = CIDRRange(text) else {
-        throw UsageError("'--allow' needs an address range like 192.168.1.0/24, not '\(text)'")
-      }
-      return range
-    }
-    guard let allowList = AllowList.forListening(host: listen.host, ranges: ranges) else {
-      throw UsageError(
-        "serving on \(listen.host) answers the network: give --allow CIDR for the clients "
-          + "to answer (e.g. --allow 192.168.1.0/24), or listen on 127.0.0.1")
-    }
+    let allowList = try allowList(
+      host: listen.host, allowed: arguments.strings("allow"), serving: "serving on",
+      loopback: "listen on 127.0.0.1")
     let named = arguments.strings("device")
     let replay = arguments.string("replay")
     if replay != nil && !named.isEmpty {
@@ -94,6 +86,26 @@ enum DsuCommand: Command {
     server.stop()
     status.end()
     return ExitStatus.success
+  }
+
+  /// Who a DSU server on `host` answers: the `--allow` ranges, needed
+  /// off loopback. `serving` and `loopback` word the error for the option
+  /// that named the host ("serving on", "listen on 127.0.0.1").
+  static func allowList(host: String, allowed: [String], serving: String, loopback: String)
+    throws(UsageError) -> AllowList
+  {
+    let ranges = try allowed.map { text throws(UsageError) in
+      guard let range = CIDRRange(text) else {
+        throw UsageError("'--allow' needs an address range like 192.168.1.0/24, not '\(text)'")
+      }
+      return range
+    }
+    guard let allowList = AllowList.forListening(host: host, ranges: ranges) else {
+      throw UsageError(
+        "\(serving) \(host) answers the network: give --allow CIDR for the clients "
+          + "to answer (e.g. --allow 192.168.1.0/24), or \(loopback)")
+    }
+    return allowList
   }
 
   /// `--listen [HOST:]PORT`: an IP literal (or `localhost`) and a port.

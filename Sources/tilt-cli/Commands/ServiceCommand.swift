@@ -127,17 +127,9 @@ enum ServiceCommand: Command {
     } catch {
       throw UsageError(error.description.replacingOccurrences(of: "--listen", with: "--dsu"))
     }
-    let ranges = try allowed.map { text throws(UsageError) in
-      guard let range = CIDRRange(text) else {
-        throw UsageError("'--allow' needs an address range like 192.168.1.0/24, not '\(text)'")
-      }
-      return range
-    }
-    guard let allowList = AllowList.forListening(host: address.host, ranges: ranges) else {
-      throw UsageError(
-        "--dsu on \(address.host) answers the network: give --allow CIDR for the clients "
-          + "to answer (e.g. --allow 192.168.1.0/24), or serve DSU on 127.0.0.1")
-    }
+    let allowList = try DsuCommand.allowList(
+      host: address.host, allowed: allowed, serving: "--dsu on",
+      loopback: "serve DSU on 127.0.0.1")
     return (address, allowList)
   }
 }
