@@ -15,15 +15,29 @@ public struct ServeAddress: Hashable, Sendable, CustomStringConvertible {
 
   /// A `[HOST:]PORT` that does not parse, worded for the person who typed it.
   public struct Problem: Error, Hashable, Sendable, CustomStringConvertible {
+    /// As `--serve` words it.
     public var description: String
+    /// What was typed.
+    public var text: String
+    /// Why it does not parse.
+    public var reason: String
+
+    init(text: String, reason: String) {
+      self.text = text
+      self.reason = reason
+      description = ""
+      description = described(option: "--serve", example: "8080 or 127.0.0.1:0")
+    }
+
+    /// The problem worded for `option` (another command's `[HOST:]PORT`), with `example`.
+    public func described(option: String, example: String) -> String {
+      "\(option) \(text): \(reason); expected [HOST:]PORT, e.g. \(example)"
+    }
   }
 
   /// Parses `PORT`, `HOST:PORT` or `[IPV6]:PORT`.
   public init(parsing text: String) throws(Problem) {
-    func bad(_ why: String) -> Problem {
-      Problem(
-        description: "--serve \(text): \(why); expected [HOST:]PORT, e.g. 8080 or 127.0.0.1:0")
-    }
+    func bad(_ why: String) -> Problem { Problem(text: text, reason: why) }
     var host = Self.defaultHost
     var portText = Substring(text)
     if text.hasPrefix("[") {

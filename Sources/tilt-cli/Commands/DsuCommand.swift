@@ -39,7 +39,10 @@ enum DsuCommand: Command {
   ]
 
   static func run(_ arguments: CommandLineArguments) throws -> Int32 {
-    let listen = try arguments.string("listen").map(listenAddress) ?? ServeAddress(port: 26760)
+    let listen =
+      try arguments.string("listen").map { text throws(UsageError) in
+        try listenAddress(text)
+      } ?? ServeAddress(port: 26760)
     // Checked here rather than in the declarations: the values of both are
     // checked together with what they mean for each other.
     let allowList = try allowList(
@@ -108,19 +111,19 @@ enum DsuCommand: Command {
     return allowList
   }
 
-  /// `--listen [HOST:]PORT`: an IP literal (or `localhost`) and a port.
-  static func listenAddress(_ text: String) throws(UsageError) -> ServeAddress {
+  /// `--listen [HOST:]PORT` (or `option`'s): an IP literal (or `localhost`) and a port.
+  static func listenAddress(_ text: String, option: String = "--listen") throws(UsageError)
+    -> ServeAddress
+  {
     var address: ServeAddress
     do {
       address = try ServeAddress(parsing: text)
     } catch {
-      throw UsageError(
-        error.description.replacingOccurrences(of: "--serve", with: "--listen")
-          .replacingOccurrences(of: "8080 or 127.0.0.1:0", with: "26760 or 127.0.0.1:26760"))
+      throw UsageError(error.described(option: option, example: "26760 or 127.0.0.1:26760"))
     }
     if address.host == "localhost" { address.host = "127.0.0.1" }
     guard CIDRRange(address.host) != nil else {
-      throw UsageError("--listen \(text): the host must be an IP address like 127.0.0.1 or ::1")
+      throw UsageError("\(option) \(text): the host must be an IP address like 127.0.0.1 or ::1")
     }
     return address
   }

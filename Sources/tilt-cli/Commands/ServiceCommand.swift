@@ -121,12 +121,7 @@ enum ServiceCommand: Command {
       }
       return nil
     }
-    let address: ServeAddress
-    do {
-      address = try DsuCommand.listenAddress(text)
-    } catch {
-      throw UsageError(error.description.replacingOccurrences(of: "--listen", with: "--dsu"))
-    }
+    let address = try DsuCommand.listenAddress(text, option: "--dsu")
     let allowList = try DsuCommand.allowList(
       host: address.host, allowed: allowed, serving: "--dsu on",
       loopback: "serve DSU on 127.0.0.1")
