@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// Writes the text that `evemu-record` (libevemu 2.7, file format 1.3) writes:
 /// the version line, an evtest-like description in comments, the `N:`, `I:`,
 /// `P:`, `B:` and `A:` lines, then one `E:` line per event with its
@@ -62,28 +64,7 @@ struct EvemuTextFormat {
   /// `TerminalText` spells them), so `evemu-play` names its device with the
   /// escaped text and `info` shows the same name for the file as for the
   /// device. Other text, UTF-8 and tabs included, is written as it is.
-  static func oneLine(_ text: String) -> String {
-    var out = ""
-    out.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars {
-      switch scalar.value {
-      case 0x09: out.unicodeScalars.append(scalar)
-      case 0x0A: out += "\\n"
-      case 0x0D: out += "\\r"
-      case 0x1B: out += "\\e"
-      case 0x00..<0x20, 0x7F: out += "\\x" + hexDigits(scalar.value, 2)
-      case 0x80..<0xA0: out += "\\u{" + hexDigits(scalar.value, 2) + "}"
-      case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C:
-        out += "\\u{" + hexDigits(scalar.value, 4) + "}"
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
-  }
-
-  private static func hexDigits(_ value: UInt32, _ width: Int) -> String {
-    zeroPadded(String(value, radix: 16, uppercase: true), width)
-  }
+  static func oneLine(_ text: String) -> String { TerminalEscapes.escaped(text) }
 
   /// The evtest-like description evemu writes as comments.
   private func description() -> String {
