@@ -6,7 +6,7 @@ import PackageDescription
 let package = Package(
   name: "tilt",
   products: [
-    .library(name: "EvdevCore", targets: ["EvdevCore"]),
+    .library(name: "SensorData", targets: ["SensorData"]),
     .library(name: "Evdev", targets: ["Evdev"]),
     .library(name: "Attitude", targets: ["Attitude"]),
     .library(name: "TiltCard", targets: ["TiltCard"]),
@@ -32,21 +32,21 @@ let package = Package(
     // The one way to the kernel: every target's system calls go through it.
     .target(name: "SystemCalls"),
     // Events, devices and recordings without libevdev.
-    .target(name: "EvdevCore", dependencies: ["SystemCalls"]),
+    .target(name: "SensorData", dependencies: ["SystemCalls"]),
     // Live devices, through libevdev.
     .target(
-      name: "Evdev", dependencies: ["CEvdev", "EvdevCore", "SystemCalls"]),
+      name: "Evdev", dependencies: ["CEvdev", "SensorData", "SystemCalls"]),
     // The one loop: descriptors, deadlines on one monotonic clock, signals on
     // request. Everything that waits is run by it.
     .target(name: "PollLoop", dependencies: ["SystemCalls"]),
     // Live IIO sensors (sysfs and /dev/iio:deviceN), without libevdev.
-    .target(name: "IIO", dependencies: ["EvdevCore", "PollLoop", "SystemCalls"]),
+    .target(name: "IIO", dependencies: ["SensorData", "PollLoop", "SystemCalls"]),
     .target(name: "Attitude"),
     .target(name: "TiltCard", dependencies: ["Attitude", "SystemCalls"]),
     // The reports' JSON (devices, info, tune, calibrate): values written in a stable form.
     .target(name: "JSON", dependencies: ["SystemCalls"]),
     // Rigid-body motion turned into a device's readings, for tests and benchmarks.
-    .target(name: "MotionSimulator", dependencies: ["Attitude", "EvdevCore"]),
+    .target(name: "MotionSimulator", dependencies: ["Attitude", "SensorData"]),
     // The live page's HTTP server (contract §6), through libmicrohttpd.
     .systemLibrary(
       name: "CMicroHTTPD",
@@ -59,14 +59,14 @@ let package = Package(
     // motion manager and its async updates. An app on it links no TiltCard.
     .target(
       name: "Motion",
-      dependencies: ["Evdev", "EvdevCore", "IIO", "Attitude", "PollLoop", "SystemCalls"]),
+      dependencies: ["Evdev", "SensorData", "IIO", "Attitude", "PollLoop", "SystemCalls"]),
     // The card on top of Motion: the pipeline, the card's managers, the sinks.
     .target(
-      name: "Tilt", dependencies: ["Motion", "EvdevCore", "Attitude", "TiltCard", "SystemCalls"]),
+      name: "Tilt", dependencies: ["Motion", "SensorData", "Attitude", "TiltCard", "SystemCalls"]),
     // What `devices` and `info` print of devices and recordings, on Motion.
     .target(
       name: "Reports",
-      dependencies: ["Motion", "Evdev", "EvdevCore", "IIO", "PollLoop", "SystemCalls", "JSON"]),
+      dependencies: ["Motion", "Evdev", "SensorData", "IIO", "PollLoop", "SystemCalls", "JSON"]),
     // The card's run with its live page: the card's manager served by CardServer.
     .target(
       name: "CardPage", dependencies: ["Tilt", "CardServer", "TiltCard", "SystemCalls"]),
@@ -75,7 +75,7 @@ let package = Package(
     .target(
       name: "DSU",
       dependencies: [
-        "Motion", "PollLoop", "Evdev", "IIO", "Attitude", "EvdevCore", "SystemCalls",
+        "Motion", "PollLoop", "Evdev", "IIO", "Attitude", "SensorData", "SystemCalls",
       ]),
     // sd-bus from libsystemd: the D-Bus service's connection, driven by the one loop.
     .systemLibrary(
@@ -87,17 +87,17 @@ let package = Package(
     // participant of the loop and one more consumer of the device hub.
     .target(
       name: "MotionService",
-      dependencies: ["Motion", "PollLoop", "SystemCalls", "CSystemd", "Attitude", "EvdevCore"]),
+      dependencies: ["Motion", "PollLoop", "SystemCalls", "CSystemd", "Attitude", "SensorData"]),
     // tune's measurement, search, report data and plot: the steadiest filter for a recording.
     .target(
-      name: "Tuning", dependencies: ["Motion", "EvdevCore", "Attitude", "TiltCard", "JSON"]),
+      name: "Tuning", dependencies: ["Motion", "SensorData", "Attitude", "TiltCard", "JSON"]),
     // Subcommands declared once: the parser, the help, the shell completions
     // and the man page are made from each option's declaration. Not a product.
     .target(name: "CommandLineOptions"),
     .executableTarget(
       name: "tilt-cli",
       dependencies: [
-        "Tilt", "Motion", "PollLoop", "Evdev", "EvdevCore", "IIO", "Attitude", "TiltCard",
+        "Tilt", "Motion", "PollLoop", "Evdev", "SensorData", "IIO", "Attitude", "TiltCard",
         "SystemCalls", "CardServer", "CardPage", "Tuning", "DSU", "CommandLineOptions",
         "MotionService", "Reports", "JSON",
       ]),
@@ -115,14 +115,14 @@ let package = Package(
       name: "TestTools", dependencies: ["MotionSimulator", "IIO"], path: "Tests/TestTools"),
     .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
     .testTarget(
-      name: "EvdevCoreTests", dependencies: ["EvdevCore", "TestTools"]),
+      name: "SensorDataTests", dependencies: ["SensorData", "TestTools"]),
     .testTarget(
       name: "EvdevTests",
-      dependencies: ["Evdev", "EvdevCore", "CEvdev", "SystemCalls", "TestTools"]),
-    .testTarget(name: "IIOTests", dependencies: ["IIO", "EvdevCore"]),
+      dependencies: ["Evdev", "SensorData", "CEvdev", "SystemCalls", "TestTools"]),
+    .testTarget(name: "IIOTests", dependencies: ["IIO", "SensorData"]),
     .testTarget(
       name: "AttitudeTests",
-      dependencies: ["Attitude", "EvdevCore", "MotionSimulator", "TestTools"]),
+      dependencies: ["Attitude", "SensorData", "MotionSimulator", "TestTools"]),
     .testTarget(
       name: "TiltCardTests", dependencies: ["TiltCard", "Attitude", "TestTools"]),
     .testTarget(
@@ -130,12 +130,12 @@ let package = Package(
     .testTarget(
       name: "MotionTests",
       dependencies: [
-        "Motion", "PollLoop", "Attitude", "EvdevCore", "IIO", "SystemCalls", "TestTools",
+        "Motion", "PollLoop", "Attitude", "SensorData", "IIO", "SystemCalls", "TestTools",
       ]),
     .testTarget(
       name: "TiltTests",
       dependencies: [
-        "Tilt", "Motion", "PollLoop", "EvdevCore", "Evdev", "Attitude", "TiltCard", "IIO",
+        "Tilt", "Motion", "PollLoop", "SensorData", "Evdev", "Attitude", "TiltCard", "IIO",
         "SystemCalls", "TestTools",
       ]),
     .testTarget(

@@ -1,4 +1,4 @@
-import EvdevCore
+import SensorData
 
 /// libFuzzer target: any bytes as a CSV IMU log. The reader must read every
 /// row or throw a `RecordingError` that names the file; the rows it does give

@@ -1,4 +1,4 @@
-import EvdevCore
+import SensorData
 
 /// libFuzzer target: any bytes as an evemu recording. The reader must read
 /// every frame or throw a `RecordingError` that names the file; it must never

@@ -1,4 +1,4 @@
-import EvdevCore
+import SensorData
 
 /// libFuzzer target: any bytes as an `ACCEL_MOUNT_MATRIX` value. Parsing must
 /// give a matrix or a `MountMatrixError`; a matrix must be finite and read back

@@ -1,4 +1,4 @@
-import EvdevCore
+import SensorData
 import SystemCalls
 
 /// Why an input device node could not be opened or read.

@@ -1,4 +1,4 @@
-import EvdevCore
+import SensorData
 import SystemCalls
 
 /// One `eventN` node found by `DeviceScanner.scan`.

@@ -1,4 +1,4 @@
-import EvdevCore
+import SensorData
 import SystemCalls
 
 /// How the next event is read: the corresponding C flags are

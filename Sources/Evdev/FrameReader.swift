@@ -1,4 +1,4 @@
-import EvdevCore
+import SensorData
 import SystemCalls
 
 /// Assembles frames from an event source, the way libevdev documents it.

@@ -1,5 +1,5 @@
 import CEvdev
-import EvdevCore
+import SensorData
 import SystemCalls
 
 /// The libevdev calls that can fail, with ``Syscall``'s rules.

@@ -1,5 +1,5 @@
 import CEvdev
-import EvdevCore
+import SensorData
 
 extension DeviceInfo {
   /// Everything libevdev knows about the device after `libevdev_new_from_fd`:

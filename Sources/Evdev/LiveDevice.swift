@@ -1,4 +1,4 @@
-import EvdevCore
+import SensorData
 import SystemCalls
 
 /// An input device node (`/dev/input/eventN`) read through libevdev.

@@ -1,4 +1,4 @@
-import EvdevCore
+import SensorData
 
 /// Measures how a device really delivers samples: effective rate, interval
 /// jitter, dropped frames and `MSC_TIMESTAMP` wraps.

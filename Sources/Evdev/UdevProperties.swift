@@ -1,4 +1,4 @@
-import EvdevCore
+import SensorData
 import SystemCalls
 
 /// A device's properties from the udev database, read directly from its files

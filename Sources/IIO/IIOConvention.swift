@@ -1,4 +1,4 @@
-import EvdevCore
+import SensorData
 
 /// How an IIO reading becomes a card-frame sample (contract §1.4, §2.4).
 ///
@@ -14,15 +14,15 @@ import EvdevCore
 /// right-handed, and the gyroscope (rad/s, right-hand rule about the same
 /// axes) is M · ω unchanged.
 public enum IIOConvention {
-  /// Standard gravity, m/s²: EvdevCore's `standardGravity`, under the name
+  /// Standard gravity, m/s²: SensorData's `standardGravity`, under the name
   /// that code written against 0.2.0 uses.
-  public static var standardGravity: Double { EvdevCore.standardGravity }
+  public static var standardGravity: Double { SensorData.standardGravity }
 
   /// The card-frame acceleration in g of an accelerometer reading in m/s².
   public static func cardAcceleration(_ reading: SIMD3<Double>, mount: MountMatrix)
     -> SIMD3<Double>
   {
-    -mount.apply(reading) / EvdevCore.standardGravity
+    -mount.apply(reading) / SensorData.standardGravity
   }
 
   /// The card-frame rotation rate in rad/s of a gyroscope reading in rad/s.

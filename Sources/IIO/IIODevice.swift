@@ -1,4 +1,4 @@
-import EvdevCore
+import SensorData
 import Foundation
 
 /// What an IIO channel type measures, by its sysfs prefix.

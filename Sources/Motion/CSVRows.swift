@@ -1,4 +1,4 @@
-import EvdevCore
+import SensorData
 
 /// Each sample as a row of contract §2.3's CSV log (card axes, g and rad/s):
 /// ``CSVColumns/header(hasGyroscope:)`` first, then ``CSVColumns/row(_:)``.

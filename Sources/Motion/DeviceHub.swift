@@ -1,6 +1,6 @@
 import Attitude
 import Evdev
-import EvdevCore
+import SensorData
 import Foundation
 import SystemCalls
 

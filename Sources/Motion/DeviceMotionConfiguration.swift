@@ -1,5 +1,5 @@
 import Attitude
-import EvdevCore
+import SensorData
 
 /// Everything device motion needs beyond its source: how attitude is
 /// estimated and smoothed, how a device's axes map to the card frame, how far

@@ -1,5 +1,5 @@
 import Evdev
-import EvdevCore
+import SensorData
 
 /// How a device's events become card-frame samples: its profile, with the
 /// configuration's mount matrix or udev's `ACCEL_MOUNT_MATRIX` applied.

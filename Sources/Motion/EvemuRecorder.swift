@@ -1,5 +1,5 @@
 import Evdev
-import EvdevCore
+import SensorData
 import PollLoop
 import SystemCalls
 

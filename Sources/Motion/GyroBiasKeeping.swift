@@ -1,5 +1,5 @@
 import Attitude
-import EvdevCore
+import SensorData
 
 extension MotionManager {
   /// Starts the fusion from the bias `store` keeps for `device`, when there

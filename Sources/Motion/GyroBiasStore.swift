@@ -1,5 +1,5 @@
 import Attitude
-import EvdevCore
+import SensorData
 import Foundation
 
 /// A gyroscope's bias as stored for one device between runs.

@@ -1,5 +1,5 @@
 import Attitude
-import EvdevCore
+import SensorData
 import SystemCalls
 
 /// One motion device of a ``DeviceHub``: open while some consumer holds a

@@ -1,5 +1,5 @@
 import Evdev
-import EvdevCore
+import SensorData
 import Foundation
 import IIO
 
@@ -14,7 +14,7 @@ public struct HubDeviceDescription: Hashable, Sendable {
   /// How it is known again when it returns: `uniq …`, else `phys …`, else
   /// its path (an IIO IMU: its accelerometer's sysfs directory).
   public var identity: String
-  /// ``EvdevCore/DeviceKind/imu`` or ``EvdevCore/DeviceKind/accelerometer``
+  /// ``SensorData/DeviceKind/imu`` or ``SensorData/DeviceKind/accelerometer``
   /// (an IIO hub's accelerometer and gyroscope are one IMU).
   public var kind: DeviceKind
   public var hasGyroscope: Bool

@@ -1,6 +1,6 @@
 import Attitude
 import Evdev
-import EvdevCore
+import SensorData
 import SystemCalls
 
 /// A live evdev motion device as a source of ``SourceItem``s: its motion

@@ -1,5 +1,5 @@
 import Attitude
-import EvdevCore
+import SensorData
 import SystemCalls
 
 /// A source of timed samples and buttons, whatever it is: an evdev node

@@ -1,5 +1,5 @@
 import Attitude
-import EvdevCore
+import SensorData
 
 /// One step of a source: motion, buttons, or both, at one time of the source's clock.
 ///

@@ -1,4 +1,4 @@
-import EvdevCore
+import SensorData
 
 /// When a live loop with display frames reads its motion node: not at each
 /// sample, but once a display frame (what is queued, all of it: every sample

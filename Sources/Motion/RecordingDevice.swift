@@ -1,5 +1,5 @@
 import Attitude
-import EvdevCore
+import SensorData
 import SystemCalls
 
 /// A recording (or any ``MotionSource``) as a device: its steps held to the

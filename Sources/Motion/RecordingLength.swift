@@ -1,4 +1,4 @@
-import EvdevCore
+import SensorData
 import Foundation
 
 /// How long a recording plays, from its first and last sample times, for the

@@ -1,5 +1,5 @@
 import Attitude
-import EvdevCore
+import SensorData
 import Foundation
 
 /// Recordings as motion sources: an evemu file through its device's profile

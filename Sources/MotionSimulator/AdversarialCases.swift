@@ -1,7 +1,7 @@
 import Attitude
 import Foundation
 
-import var EvdevCore.standardGravity
+import var SensorData.standardGravity
 
 /// Cases made to break the fusion on motion the stress suite does not have,
 /// the way a user will: out-of-sample checks, never tuned on, and not part
@@ -184,7 +184,7 @@ public enum AdversarialCases {
               let left = Vector3(-sin(psi), cos(psi), 0)
               let forward = Vector3(cos(psi), sin(psi), 0)
               // Centripetal v·ω towards the turn's centre, braking before each corner.
-              var a = left * (speed * rate / EvdevCore.standardGravity)
+              var a = left * (speed * rate / SensorData.standardGravity)
               for c in all where t > c.start - 4 && t < c.start {
                 a += forward * (-braking * window(t, c.start - 4, c.start, edge: 1))
               }

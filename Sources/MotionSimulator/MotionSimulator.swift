@@ -1,8 +1,8 @@
 import Attitude
 import Foundation
 
-import enum EvdevCore.CSVColumns
-import var EvdevCore.standardGravity
+import enum SensorData.CSVColumns
+import var SensorData.standardGravity
 
 /// A small deterministic generator (SplitMix64): the same seed gives the same samples.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
@@ -104,9 +104,9 @@ public struct SimulatedRecording: Sendable {
   public var scored: [Bool] = []
   public var sensor: SensorModel
 
-  /// Standard gravity, m/s²: EvdevCore's `standardGravity`.
-  @available(*, deprecated, message: "use EvdevCore's standardGravity")
-  public static var standardGravity: Double { EvdevCore.standardGravity }
+  /// Standard gravity, m/s²: SensorData's `standardGravity`.
+  @available(*, deprecated, message: "use SensorData's standardGravity")
+  public static var standardGravity: Double { SensorData.standardGravity }
 
   /// Simulates `trajectory` through `sensor`, noise drawn from `seed`.
   public init(name: String, trajectory: Trajectory, sensor: SensorModel, seed: UInt64) {
@@ -136,7 +136,7 @@ public struct SimulatedRecording: Sendable {
           orientation =
             (orientation * Quaternion(rotationVector: trajectory.angularVelocity(t) * h))
             .normalized
-          let a = trajectory.linearAcceleration(t) * EvdevCore.standardGravity
+          let a = trajectory.linearAcceleration(t) * SensorData.standardGravity
           position += velocity * h + a * (0.5 * h * h)
           velocity += a * h
         }
@@ -192,7 +192,7 @@ public struct SimulatedRecording: Sendable {
       + ["opt_pos_x_m", "opt_pos_y_m", "opt_pos_z_m"]
     var text = columns.joined(separator: ",") + "\n"
     text.reserveCapacity(samples.count * 300)
-    let g = EvdevCore.standardGravity
+    let g = SensorData.standardGravity
     for i in samples.indices {
       let s = samples[i]
       let w = s.rotationRate ?? .zero

@@ -1,5 +1,5 @@
 import Evdev
-import EvdevCore
+import SensorData
 import Foundation
 import JSON
 import Motion

@@ -1,4 +1,4 @@
-import EvdevCore
+import SensorData
 import Motion
 import SystemCalls
 import TiltCard

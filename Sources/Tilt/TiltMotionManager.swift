@@ -1,5 +1,5 @@
 import Attitude
-import EvdevCore
+import SensorData
 import Motion
 import SystemCalls
 import TiltCard

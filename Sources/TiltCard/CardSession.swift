@@ -38,7 +38,7 @@ public struct CardSession: Sendable {
   public let everySample: Bool
   /// The key codes whose press flips the card when the trigger is `.button`:
   /// the device's primary buttons, as the device layer chooses them
-  /// (EvdevCore's `Buttons.primary(among:)`); the card knows nothing of keys.
+  /// (SensorData's `Buttons.primary(among:)`); the card knows nothing of keys.
   public let flipButtons: Set<UInt16>
 
   public private(set) var state: UpdateState = .active

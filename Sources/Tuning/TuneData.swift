@@ -1,5 +1,5 @@
 import Attitude
-import EvdevCore
+import SensorData
 import Foundation
 import Motion
 

@@ -1,7 +1,7 @@
 import Testing
 
 @testable import Evdev
-@testable import EvdevCore
+@testable import SensorData
 
 @Suite struct DiscoveryPairingTests {
   static func motion(uniq: String = "", phys: String = "") -> DeviceInfo {

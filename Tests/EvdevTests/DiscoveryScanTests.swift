@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @testable import Evdev
-@testable import EvdevCore
+@testable import SensorData
 
 @Suite struct DiscoveryScanTests {
   @Test(

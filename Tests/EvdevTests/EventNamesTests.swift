@@ -1,8 +1,8 @@
 import CEvdev
-import EvdevCore
+import SensorData
 import Testing
 
-/// EvdevCore's generated name table (scripts/generate-event-codes) says what
+/// SensorData's generated name table (scripts/generate-event-codes) says what
 /// libevdev says, so evemu files and messages read the same without it.
 @Suite struct EventNamesTests {
   @Test func typeNamesAndMaximaAreLibevdevs() {

@@ -3,7 +3,7 @@ import SystemCalls
 import Testing
 
 @testable import Evdev
-@testable import EvdevCore
+@testable import SensorData
 
 @Suite struct LiveDeviceErrorTests {
   @Test func devZeroIsNotAnInputDevice() {

@@ -1,7 +1,7 @@
 import SystemCalls
 
 @testable import Evdev
-@testable import EvdevCore
+@testable import SensorData
 
 /// A scripted `EventReading`: hands out the outcomes in order, then would block,
 /// and records the mode of every read.

@@ -2,7 +2,7 @@ import SystemCalls
 import Testing
 
 @testable import Evdev
-@testable import EvdevCore
+@testable import SensorData
 
 @Suite struct LiveFrameReaderTests {
   @Test func assemblesFramesAtSynReport() throws {

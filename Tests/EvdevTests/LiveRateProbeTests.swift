@@ -1,7 +1,7 @@
 import Testing
 
 @testable import Evdev
-@testable import EvdevCore
+@testable import SensorData
 
 @Suite struct LiveRateProbeTests {
   /// A sample frame with MSC_TIMESTAMP `timestamp`, at event time `eventUs`.

@@ -1,7 +1,7 @@
 import Testing
 
 @testable import Evdev
-@testable import EvdevCore
+@testable import SensorData
 
 /// hid-playstation on Linux 6.1 copies the controller's MAC into `uniq` on all
 /// of its nodes and leaves `phys` empty: pairing works by `uniq` alone.

@@ -3,7 +3,7 @@ import TestTools
 import Testing
 
 @testable import Evdev
-@testable import EvdevCore
+@testable import SensorData
 
 /// Issue 20: `info`'s rate probe on crafted input. Its sums overflowed
 /// `Int64` on intervals of 10¹⁸ µs (event times that jump back and forth

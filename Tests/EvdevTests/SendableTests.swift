@@ -1,7 +1,7 @@
 import Testing
 
 @testable import Evdev
-@testable import EvdevCore
+@testable import SensorData
 
 /// A compile-time check, not a test: this file builds only while a frame
 /// reader over a `Sendable` source is `Sendable` (Swift 6), so that it may cross tasks.

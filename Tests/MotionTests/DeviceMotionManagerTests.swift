@@ -1,5 +1,5 @@
 import Attitude
-import EvdevCore
+import SensorData
 import IIO
 import TestTools
 import Testing

@@ -3,7 +3,7 @@ import Testing
 @testable import TiltCard
 
 /// The card flips on the buttons it is told (the device layer's primary
-/// buttons, `Buttons.primary(among:)` in EvdevCore) and on no other.
+/// buttons, `Buttons.primary(among:)` in SensorData) and on no other.
 @Suite struct FlipButtonTests {
   @Test func aSessionFlipsOnItsFlipButtonsOnly() {
     var session = CardSession(

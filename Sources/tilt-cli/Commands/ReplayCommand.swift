@@ -1,5 +1,5 @@
 import CommandLineOptions
-import EvdevCore
+import SensorData
 import SystemCalls
 import Tilt
 import TiltCard

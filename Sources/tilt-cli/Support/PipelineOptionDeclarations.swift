@@ -1,7 +1,7 @@
 import Attitude
 import CardServer
 import CommandLineOptions
-import EvdevCore
+import SensorData
 import TiltCard
 
 /// The options that `live` and `replay` share (contract §3.2), declared once: the

@@ -1,7 +1,7 @@
 import Attitude
 import CardServer
 import CommandLineOptions
-import EvdevCore
+import SensorData
 import Tilt
 import TiltCard
 

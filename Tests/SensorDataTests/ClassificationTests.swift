@@ -1,7 +1,7 @@
 import TestTools
 import Testing
 
-@testable import EvdevCore
+@testable import SensorData
 
 /// Fake device descriptions, built as the kernel drivers describe them.
 enum FakeDevices {

@@ -1,4 +1,4 @@
-import EvdevCore
+import SensorData
 import Testing
 
 /// The primary (flip) button of a device, from the keys its nodes report

@@ -2,7 +2,7 @@ import Foundation
 import TestTools
 import Testing
 
-@testable import EvdevCore
+@testable import SensorData
 
 /// Paths to the shared reference data, relative to the package root, and
 /// scratch files for tests.

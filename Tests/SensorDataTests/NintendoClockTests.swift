@@ -2,7 +2,7 @@ import Foundation
 import TestTools
 import Testing
 
-@testable import EvdevCore
+@testable import SensorData
 
 /// Issue 19: the clock flipped between two rates. hid-nintendo stamps each
 /// of a report's three samples `avg_delta_ms * 1000 / 3` µs apart, its

@@ -2,7 +2,7 @@ import Foundation
 import TestTools
 import Testing
 
-@testable import EvdevCore
+@testable import SensorData
 
 /// contract §1.7: time by `MSC_TIMESTAMP`, but where its rate disagrees with the
 /// event clock's beyond their jitter, the event clock's rate wins.

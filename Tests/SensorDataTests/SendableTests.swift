@@ -1,6 +1,6 @@
 import Testing
 
-@testable import EvdevCore
+@testable import SensorData
 
 /// A compile-time check, not a test: this file builds only while the decoder
 /// is `Sendable` (Swift 6), so that it may cross tasks.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EvdevCore
+@testable import SensorData
 
 /// Issue 7's bad-input table at the reader level: each bad input, in each
 /// format it applies to, must end in a `RecordingError` that names the file

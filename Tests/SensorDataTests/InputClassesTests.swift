@@ -1,6 +1,6 @@
 import Testing
 
-@testable import EvdevCore
+@testable import SensorData
 
 /// udev's input_id rules (systemd src/udev/udev-builtin-input_id.c), case by case.
 @Suite struct InputClassesTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EvdevCore
+@testable import SensorData
 
 /// Input nodes as the kernel's HID drivers create them (the ids they copy from
 /// the HID device, their axes, ranges, resolutions and properties), read from

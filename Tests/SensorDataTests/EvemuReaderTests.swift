@@ -1,7 +1,7 @@
 import TestTools
 import Testing
 
-@testable import EvdevCore
+@testable import SensorData
 
 @Suite struct EvemuReaderTests {
   @Test(.needsSharedData("recordings/mad-catz-xbox360-sticks.evemu"))

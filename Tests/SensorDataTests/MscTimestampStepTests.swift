@@ -1,4 +1,4 @@
-import EvdevCore
+import SensorData
 import Testing
 
 /// The one rule for the 32-bit `MSC_TIMESTAMP` counter (the decoder's clock

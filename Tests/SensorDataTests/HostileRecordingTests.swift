@@ -2,7 +2,7 @@ import Foundation
 import TestTools
 import Testing
 
-@testable import EvdevCore
+@testable import SensorData
 
 /// Issue 20's crafted recordings and issue 22's late checks, at the readers:
 /// every parser bound (header line counts, frames without `SYN_REPORT`), a

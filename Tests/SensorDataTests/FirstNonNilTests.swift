@@ -1,6 +1,6 @@
 import Testing
 
-@testable import EvdevCore
+@testable import SensorData
 
 /// Reading sysfs twice can give two answers: a file read once and gone the
 /// next time (a hub unplugged or still being made) must not trap the scan.

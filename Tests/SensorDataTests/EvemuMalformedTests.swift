@@ -2,7 +2,7 @@ import Foundation
 import TestTools
 import Testing
 
-@testable import EvdevCore
+@testable import SensorData
 
 /// Bad evemu input: each case must give a `RecordingError` that names the
 /// line and says what is wrong, never a crash or a hang.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EvdevCore
+@testable import SensorData
 
 /// The CSV row writer: the columns' header, then `%.9g` values the reader reads back.
 @Suite struct CSVRowTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EvdevCore
+@testable import SensorData
 
 /// Inputs that once broke a parser, kept with their exact bytes so the fix
 /// stays. Each names how it was found (a fuzz target's invariant, or review

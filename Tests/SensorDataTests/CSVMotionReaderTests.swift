@@ -2,7 +2,7 @@ import Foundation
 import TestTools
 import Testing
 
-@testable import EvdevCore
+@testable import SensorData
 
 @Suite struct CSVMotionReaderTests {
   func all(_ reader: CSVMotionReader) throws(RecordingError) -> [MotionRecord] {

@@ -2,7 +2,7 @@ import Foundation
 import TestTools
 import Testing
 
-@testable import EvdevCore
+@testable import SensorData
 
 /// Builds frames the way a device sends them.
 struct FrameBuilder {

@@ -2,7 +2,7 @@ import Foundation
 import TestTools
 import Testing
 
-@testable import EvdevCore
+@testable import SensorData
 
 @Suite struct EvemuWriterTests {
   static let info = FakeDevices.dualSense

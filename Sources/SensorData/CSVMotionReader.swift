@@ -42,9 +42,9 @@ public struct MotionRecord: Hashable, Sendable {
 ///
 /// Not thread-safe (not `Sendable`): use it from one thread or task at a time.
 public final class CSVMotionReader {
-  /// Standard gravity, m/s² per g: EvdevCore's `standardGravity`.
-  @available(*, deprecated, message: "use EvdevCore's standardGravity")
-  public static var standardGravity: Double { EvdevCore.standardGravity }
+  /// Standard gravity, m/s² per g: SensorData's `standardGravity`.
+  @available(*, deprecated, message: "use SensorData's standardGravity")
+  public static var standardGravity: Double { SensorData.standardGravity }
 
   /// The header's column names.
   public let columns: [String]
@@ -126,7 +126,7 @@ public final class CSVMotionReader {
     self.time = time
     if let a = try triple(CSVColumns.accelerometerMetresPerSecondSquared) {
       accel = a
-      accelScale = 1 / EvdevCore.standardGravity
+      accelScale = 1 / SensorData.standardGravity
     } else if let a = try triple(CSVColumns.accelerometerG) {
       accel = a
       accelScale = 1

@@ -2,7 +2,7 @@ import Foundation
 import TestTools
 import Testing
 
-@testable import EvdevCore
+@testable import SensorData
 
 /// Seeded random damage to good files: every reader must either read the
 /// file or throw its error with a line number, never crash or hang.

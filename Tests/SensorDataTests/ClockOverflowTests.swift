@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import EvdevCore
+@testable import SensorData
 
 /// Issue 20: times that a crafted recording can carry must not overflow the
 /// sample clock. Each event time is within the reader's ±10¹² s, but times
