@@ -6,19 +6,17 @@ import Foundation
 /// Using `α` this way makes the filter independent of the sample rate: n
 /// steps of dt/n move the state as far as one step of dt. Steps far shorter
 /// than τ (every sample of an IMU) use a Taylor series instead of `exp`.
-@usableFromInline
-struct SmoothingFactor: Sendable {
+public struct SmoothingFactor: Sendable {
   /// 1/τ in 1/s; infinity for τ ≤ 0, which means no filtering (α = 1).
-  @usableFromInline let rate: Double
+  public let rate: Double
 
-  @usableFromInline
-  init(timeConstant: Double) {
+  public init(timeConstant: Double) {
     rate = timeConstant > 0 ? 1 / timeConstant : .infinity
   }
 
   /// α for a step of `dt` ≥ 0 seconds.
   @inlinable @inline(__always)
-  func alpha(for dt: Double) -> Double {
+  public func alpha(for dt: Double) -> Double {
     let x = dt * rate
     if x < 0.01 {
       // 1 − e^−x = x − x²/2 + x³/6 − x⁴/24 + …; the rest is below 1e-12·x.
@@ -29,7 +27,7 @@ struct SmoothingFactor: Sendable {
 
   /// α for a step of `dt` seconds and time constant `tau`.
   @inlinable
-  static func alpha(interval dt: Double, timeConstant tau: Double) -> Double {
+  public static func alpha(interval dt: Double, timeConstant tau: Double) -> Double {
     SmoothingFactor(timeConstant: tau).alpha(for: dt)
   }
 }

@@ -366,13 +366,14 @@ public struct FilterScorer: Sendable {
   /// An exponential low-pass on rotations run forward then backward: smooth with no delay.
   static func zeroPhase(_ raw: [Quaternion], samples: [MotionSample], tau: Double) -> [Quaternion] {
     var q = raw
+    let smoothing = SmoothingFactor(timeConstant: tau)
     for pass in 0..<2 {
       let order: [Int] = pass == 0 ? Array(raw.indices) : raw.indices.reversed()
       var previous: Int?
       for i in order {
         if let p = previous {
           let dt = abs(samples[i].time - samples[p].time)
-          q[i] = q[p].slerp(to: q[i], t: 1 - exp(-dt / tau))
+          q[i] = q[p].slerp(to: q[i], t: smoothing.alpha(for: dt))
         }
         previous = i
       }
