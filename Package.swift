@@ -75,7 +75,7 @@ let package = Package(
     .target(
       name: "DSU",
       dependencies: [
-        "Motion", "PollLoop", "Evdev", "IIO", "Attitude", "SensorData", "SystemCalls",
+        "Motion", "Evdev", "IIO", "Attitude", "SensorData", "SystemCalls",
       ]),
     // sd-bus from libsystemd: the D-Bus service's connection, driven by the one loop.
     .systemLibrary(
@@ -87,7 +87,7 @@ let package = Package(
     // participant of the loop and one more consumer of the device hub.
     .target(
       name: "MotionService",
-      dependencies: ["Motion", "PollLoop", "SystemCalls", "CSystemd", "Attitude", "SensorData"]),
+      dependencies: ["Motion", "PollLoop", "SystemCalls", "CSystemd", "Attitude"]),
     // tune's measurement, search, report data and plot: the steadiest filter for a recording.
     .target(
       name: "Tuning", dependencies: ["Motion", "SensorData", "Attitude", "TiltCard", "JSON"]),
@@ -97,7 +97,7 @@ let package = Package(
     .executableTarget(
       name: "tilt-cli",
       dependencies: [
-        "Tilt", "Motion", "PollLoop", "Evdev", "SensorData", "IIO", "Attitude", "TiltCard",
+        "Tilt", "Motion", "Evdev", "SensorData", "IIO", "Attitude", "TiltCard",
         "SystemCalls", "CardServer", "CardPage", "Tuning", "DSU", "CommandLineOptions",
         "MotionService", "Reports", "JSON",
       ]),
@@ -130,25 +130,29 @@ let package = Package(
     .testTarget(
       name: "MotionTests",
       dependencies: [
-        "Motion", "PollLoop", "Attitude", "SensorData", "IIO", "SystemCalls", "TestTools",
+        "Motion", "Attitude", "SensorData", "IIO", "SystemCalls", "TestTools",
       ]),
     .testTarget(
       name: "TiltTests",
       dependencies: [
-        "Tilt", "Motion", "PollLoop", "SensorData", "Evdev", "Attitude", "TiltCard", "IIO",
+        "Tilt", "Motion", "SensorData", "Evdev", "Attitude", "TiltCard", "IIO",
         "SystemCalls", "TestTools",
       ]),
     .testTarget(
-      name: "CLITests", dependencies: ["tilt-cli", "TestTools", "Tuning", "CommandLineOptions"],
+      name: "CLITests",
+      dependencies: [
+        "tilt-cli", "TestTools", "Tuning", "CommandLineOptions", "Evdev", "Motion", "Tilt",
+        "TiltCard",
+      ],
       exclude: ["Golden"]),
     .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
     .testTarget(name: "DocExamplesTests", dependencies: ["tilt-doc-examples", "TestTools"]),
     .testTarget(
       name: "DSUTests",
-      dependencies: ["DSU", "TestTools", "Motion", "PollLoop", "Attitude", "SystemCalls"]),
+      dependencies: ["DSU", "TestTools", "Motion", "Attitude", "SensorData", "SystemCalls"]),
     .testTarget(
       name: "MotionServiceTests",
-      dependencies: ["MotionService", "TestTools", "Motion", "PollLoop", "Attitude"]),
+      dependencies: ["MotionService", "TestTools", "Motion", "Attitude"]),
     .testTarget(
       name: "TuningTests",
       dependencies: ["Tuning", "Attitude", "TestTools", "MotionSimulator", "TiltCard"]),
