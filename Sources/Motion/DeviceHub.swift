@@ -1,7 +1,7 @@
 import Attitude
 import Evdev
-import SensorData
 import Foundation
+import SensorData
 import SystemCalls
 
 /// The motion devices every consumer claims from: every evdev IMU and
@@ -156,7 +156,7 @@ public final class DeviceHub: LoopParticipant {
     for device in present {
       do {
         try device.service(ready: ready)
-      } catch TiltError.deviceGone {
+      } catch MotionError.deviceGone {
         remove(device)
       } catch {
         device.fail(error)

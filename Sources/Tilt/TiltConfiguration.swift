@@ -1,6 +1,6 @@
 import Attitude
-import SensorData
 import Motion
+import SensorData
 import TiltCard
 
 /// Everything the pipeline needs to know beyond its source: the device
@@ -72,7 +72,7 @@ extension DeviceSetup {
   public static func profile(
     for info: DeviceInfo, configuration: TiltConfiguration, device: String,
     udevMatrix: MountMatrix? = nil, isRecording: Bool = false
-  ) throws(TiltError) -> DeviceProfile {
+  ) throws(MotionError) -> DeviceProfile {
     try profile(
       for: info, configuration: configuration.deviceMotion, device: device,
       udevMatrix: udevMatrix, isRecording: isRecording)

@@ -1,6 +1,6 @@
 import Attitude
-import SensorData
 import Motion
+import SensorData
 import SystemCalls
 import TiltCard
 
@@ -312,7 +312,7 @@ public final class TiltMotionManager: LoopParticipant, LoopRunning {
       case .requested: return .requested
       case .recordingEnded: return .recordingEnded
       }
-    } catch let error as TiltError {
+    } catch let error as MotionError {
       guard case .deviceGone = error else { throw error }
       return .deviceWentAway
     }

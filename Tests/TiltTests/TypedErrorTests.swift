@@ -21,7 +21,7 @@ import Tilt
 
   static let path = "/dev/input/event4"
 
-  static let allTiltErrors: [TiltError] = [
+  static let allMotionErrors: [MotionError] = [
     .noInputDevices(directory: "/dev/input"),
     .noMotionDevice(directory: "/dev/input", count: 3),
     .devicesNotReadable(count: 2, first: .permissionDenied(path)),
@@ -39,7 +39,7 @@ import Tilt
   ]
 
   @Test func noDescriptionNamesAToolOrItsFlags() {
-    var texts = Self.allTiltErrors.map(\.description)
+    var texts = Self.allMotionErrors.map(\.description)
     texts += [
       StoreError(path: "/state/tilt/pad.json", problem: "cannot be read").description,
       IgnoredMountMatrix(device: Self.path, origin: .udev, problem: "3 rows").description,
@@ -79,7 +79,7 @@ import Tilt
 
   /// Every case names the node, file or directory it is about.
   @Test func everyDescriptionNamesItsPath() {
-    for error in Self.allTiltErrors {
+    for error in Self.allMotionErrors {
       #expect(error.description.contains(error.path), "\(error)")
     }
   }
@@ -95,7 +95,7 @@ import Tilt
     do {
       _ = try RecordingSource.open(path: path, configuration: TiltConfiguration())
       Issue.record("a recording of keys opened as a motion source")
-    } catch let error as TiltError {
+    } catch let error as MotionError {
       switch error {
       case .notAMotionDevice(let file, let name, let reason, let isRecording):
         #expect(file == path && name == "keys" && isRecording)
