@@ -1,6 +1,6 @@
 import Evdev
-import SensorData
 import Motion
+import SensorData
 import Tilt
 import TiltCard
 
@@ -80,7 +80,8 @@ private func replay() {
     }
   }
   let pipeline = TiltPipeline(
-    configuration: configuration, hasGyroscope: source.hasGyroscope, buttons: source.buttons,
+    configuration: configuration, hasGyroscope: source.capabilities.hasGyroscope,
+    buttons: source.capabilities.keyCodes,
     sink: sink)
   do {
     let player = try TiltMotionManager(

@@ -1,7 +1,7 @@
 import Attitude
-import SensorData
 import Foundation
 import IIO
+import SensorData
 import SystemCalls
 
 /// A live IIO IMU (an accelerometer, and the gyroscope of its hub) as a
@@ -31,7 +31,6 @@ public final class IIOMotionDevice {
   /// The accelerometer's node: what notes and errors name.
   public var path: String { imu.accelerometer.nodePath }
   public var isOpen: Bool { accel != nil }
-  public var hasGyroscope: Bool { imu.gyroscope != nil }
   /// Seconds between reads of `in_*_raw` when polling; `nil` with a buffer.
   public var pollInterval: Double? {
     imu.accelerometer.hasBuffer ? nil : 1 / Self.pollRate(for: imu.accelerometer)
@@ -312,9 +311,9 @@ package enum IIOUdev {
 
 extension IIOMotionDevice: MotionDevice {
   /// An IIO sensor has no buttons.
-  public var keyCodes: Set<UInt16>? { [] }
-  public var accelerometerRange: Double? { nil }
-  public var gyroscopeRange: Double? { nil }
+  public var capabilities: MotionCapabilities {
+    MotionCapabilities(hasGyroscope: imu.gyroscope != nil, keyCodes: [])
+  }
   public var deviceInfo: DeviceInfo? { info }
 
   /// The buffers enabled and the nodes open while motion is read.

@@ -241,10 +241,11 @@ public final class LiveMotionDevice {
 }
 
 extension LiveMotionDevice: MotionDevice {
-  public var hasGyroscope: Bool { profile.gyroAxes != nil }
-  public var keyCodes: Set<UInt16>? { buttons }
-  public var accelerometerRange: Double? { profile.accelerometerRange }
-  public var gyroscopeRange: Double? { profile.gyroscopeRange }
+  public var capabilities: MotionCapabilities {
+    var capabilities = profile.capabilities
+    capabilities.keyCodes = buttons
+    return capabilities
+  }
   public var deviceInfo: DeviceInfo? { info }
   public var isOpen: Bool { isMotionNodeOpen }
 

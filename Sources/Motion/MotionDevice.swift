@@ -4,20 +4,13 @@ import SystemCalls
 
 /// A source of timed samples and buttons, whatever it is: an evdev node
 /// (``LiveMotionDevice``), an IIO sensor (``IIOMotionDevice``) or a
-/// recording (``RecordingDevice``). It says what it is (gyroscope, buttons,
-/// ranges, name), keeps its own clock, opens and closes what it reads as it
+/// recording (``RecordingDevice``). It says what it is (``capabilities``,
+/// name), keeps its own clock, opens and closes what it reads as it
 /// is told (``follow(_:)``), and is read by a ``DeviceMotionManager`` on its
 /// loop: ``pollDescriptors`` until ``deadline``, then ``readSteps(ready:)``.
 public protocol MotionDevice: AnyObject {
-  /// Whether its samples carry a rotation rate.
-  var hasGyroscope: Bool { get }
-  /// The key codes (`EV_KEY`) of the device, which choose a card's flip
-  /// button; `nil` when not known.
-  var keyCodes: Set<UInt16>? { get }
-  /// The largest magnitude, in g, an accelerometer axis reads; `nil` when not known.
-  var accelerometerRange: Double? { get }
-  /// The largest rate, in rad/s, a gyroscope axis reads; `nil` when not known.
-  var gyroscopeRange: Double? { get }
+  /// What it reports: gyroscope, key codes, ranges.
+  var capabilities: MotionCapabilities { get }
   /// The device as the bias store and titles know it; `nil` for a recording.
   var deviceInfo: DeviceInfo? { get }
   /// What notes and errors name: the node in use, or the recording's path.

@@ -71,7 +71,8 @@ public final class MotionUpdates: MotionProcessor {
   /// A motion manager for `device`: `configuration` with the device's ranges.
   public init(configuration: MotionConfiguration, device: any MotionDevice) {
     manager = MotionManager(
-      configuration: configuration.fitted(to: device), hasGyroscope: device.hasGyroscope)
+      configuration: configuration.fitted(to: device),
+      hasGyroscope: device.capabilities.hasGyroscope)
   }
 
   public var isActive: Bool { manager.isDeviceMotionActive }
@@ -94,7 +95,10 @@ extension MotionConfiguration {
   /// This configuration with the fusion told `device`'s ranges (readings at
   /// them are clipped).
   public func fitted(to device: any MotionDevice) -> MotionConfiguration {
-    fitted(accelerometerRange: device.accelerometerRange, gyroscopeRange: device.gyroscopeRange)
+    let capabilities = device.capabilities
+    return fitted(
+      accelerometerRange: capabilities.accelerometerRange,
+      gyroscopeRange: capabilities.gyroscopeRange)
   }
 
   /// This configuration with the fusion told the source's ranges.

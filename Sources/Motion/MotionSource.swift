@@ -32,17 +32,8 @@ public struct SourceItem: Sendable {
 /// Where the pipeline's samples come from: a recording or a device, already in
 /// the card frame and SI units (contract §1.2), so nothing downstream sees evdev.
 public protocol MotionSource {
-  var hasGyroscope: Bool { get }
-  /// The key codes (`EV_KEY`) of the source's device, which choose its flip
-  /// button (a card pipeline's);
-  /// `nil` when not known.
-  var buttons: Set<UInt16>? { get }
-  /// The largest magnitude, in g, that an axis of the source's accelerometer
-  /// reads (``FusionParameters/accelerometerRange``); `nil` when not known.
-  var accelerometerRange: Double? { get }
-  /// The largest rate, in rad/s, that an axis of the source's gyroscope
-  /// reads (``FusionParameters/gyroscopeRange``); `nil` when not known.
-  var gyroscopeRange: Double? { get }
+  /// What the source's device reports: gyroscope, key codes, ranges.
+  var capabilities: MotionCapabilities { get }
   /// The next step, or `nil` at the end of a recording.
   mutating func next() throws -> SourceItem?
   /// What a user must be told about the source before it plays, each line
@@ -52,9 +43,6 @@ public protocol MotionSource {
 }
 
 extension MotionSource {
-  public var buttons: Set<UInt16>? { nil }
-  public var accelerometerRange: Double? { nil }
-  public var gyroscopeRange: Double? { nil }
   public var notes: [String] { [] }
 }
 

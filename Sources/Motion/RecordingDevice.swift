@@ -81,10 +81,7 @@ public final class RecordingDevice: MotionDevice {
     next = try self.source.next()
   }
 
-  public var hasGyroscope: Bool { source.hasGyroscope }
-  public var keyCodes: Set<UInt16>? { source.buttons }
-  public var accelerometerRange: Double? { source.accelerometerRange }
-  public var gyroscopeRange: Double? { source.gyroscopeRange }
+  public var capabilities: MotionCapabilities { source.capabilities }
   public var deviceInfo: DeviceInfo? { nil }
   public var isOpen: Bool { false }
   public var isGone: Bool { false }

@@ -1,6 +1,6 @@
 import Attitude
-import SensorData
 import Foundation
+import SensorData
 
 /// Recordings as motion sources: an evemu file through its device's profile
 /// and decoder, a CSV log whose rows are already card-frame samples, and the
@@ -50,10 +50,7 @@ public struct EvemuMotionSource: MotionSource {
     decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
   }
 
-  public var hasGyroscope: Bool { profile.gyroAxes != nil }
-  public var buttons: Set<UInt16>? { profile.buttons }
-  public var accelerometerRange: Double? { profile.accelerometerRange }
-  public var gyroscopeRange: Double? { profile.gyroscopeRange }
+  public var capabilities: MotionCapabilities { profile.capabilities }
   public var notes: [String] { reader.check.notes.map(\.description) }
 
   public mutating func next() throws -> SourceItem? {
@@ -78,10 +75,7 @@ public struct DemoMotionSource: MotionSource, Sendable {
     frames = DemoRecording.frames().makeIterator()
   }
 
-  public var hasGyroscope: Bool { profile.gyroAxes != nil }
-  public var buttons: Set<UInt16>? { profile.buttons }
-  public var accelerometerRange: Double? { profile.accelerometerRange }
-  public var gyroscopeRange: Double? { profile.gyroscopeRange }
+  public var capabilities: MotionCapabilities { profile.capabilities }
 
   public mutating func next() throws -> SourceItem? {
     while let frame = frames.next() {
@@ -97,9 +91,10 @@ public struct CSVMotionSource: MotionSource {
 
   public init(reader: CSVMotionReader) { self.reader = reader }
 
-  public var hasGyroscope: Bool { reader.hasGyroscope }
   /// A CSV log has no buttons.
-  public var buttons: Set<UInt16>? { [] }
+  public var capabilities: MotionCapabilities {
+    MotionCapabilities(hasGyroscope: reader.hasGyroscope, keyCodes: [])
+  }
   public var notes: [String] { reader.check.notes.map(\.description) }
 
   public mutating func next() throws -> SourceItem? {

@@ -83,10 +83,7 @@ package struct UntilCancelled: MotionSource {
     self.cancelled = cancelled
   }
 
-  package var hasGyroscope: Bool { source.hasGyroscope }
-  package var buttons: Set<UInt16>? { source.buttons }
-  package var accelerometerRange: Double? { source.accelerometerRange }
-  package var gyroscopeRange: Double? { source.gyroscopeRange }
+  package var capabilities: MotionCapabilities { source.capabilities }
   package var notes: [String] { source.notes }
 
   package mutating func next() throws -> SourceItem? {

@@ -178,9 +178,7 @@ public final class TiltMotionManager: LoopParticipant, LoopRunning {
     onNote: ((Note) -> Void)? = nil
   ) throws {
     let pipeline = TiltPipeline(
-      configuration: configuration, hasGyroscope: device.hasGyroscope, buttons: device.keyCodes,
-      accelerometerRange: device.accelerometerRange, gyroscopeRange: device.gyroscopeRange,
-      sink: sink)
+      configuration: configuration, capabilities: device.capabilities, sink: sink)
     try self.init(device: device, pipeline: pipeline, onNote: onNote)
   }
 

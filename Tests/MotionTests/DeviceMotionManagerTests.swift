@@ -1,6 +1,6 @@
 import Attitude
-import SensorData
 import IIO
+import SensorData
 import TestTools
 import Testing
 
@@ -15,10 +15,7 @@ import Testing
     var queued: [[SourceItem]] = []
     /// Each change of whether motion is read, from closed.
     private(set) var followed: [Bool] = []
-    var hasGyroscope: Bool { false }
-    var keyCodes: Set<UInt16>? { nil }
-    var accelerometerRange: Double? { nil }
-    var gyroscopeRange: Double? { nil }
+    var capabilities: MotionCapabilities { MotionCapabilities(hasGyroscope: false) }
     var deviceInfo: DeviceInfo? { nil }
     var path: String { "queued" }
     var pollDescriptors: [Int32] { [] }

@@ -56,7 +56,7 @@ import Testing
   struct Level: MotionSource {
     var left: Int
     var t = 0.0
-    var hasGyroscope: Bool { false }
+    var capabilities: MotionCapabilities { MotionCapabilities(hasGyroscope: false) }
     mutating func next() throws -> SourceItem? {
       guard left > 0 else { return nil }
       left -= 1

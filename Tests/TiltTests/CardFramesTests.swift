@@ -14,8 +14,7 @@ import TiltCard
     let configuration = TiltConfiguration()
     let source = try RecordingSource.open(path: path, configuration: configuration)
     let pipeline = TiltPipeline(
-      configuration: configuration, hasGyroscope: source.hasGyroscope, buttons: source.buttons,
-      accelerometerRange: source.accelerometerRange, gyroscopeRange: source.gyroscopeRange,
+      configuration: configuration, capabilities: source.capabilities,
       sink: FrameHandlerSink { _ in })
     var seen: [DeviceMotion] = []
     pipeline.motionObservers.append { seen.append($0) }
@@ -38,8 +37,7 @@ import TiltCard
     let configuration = TiltConfiguration()
     let source = try RecordingSource.open(path: Self.demo, configuration: configuration)
     let pipeline = TiltPipeline(
-      configuration: configuration, hasGyroscope: source.hasGyroscope, buttons: source.buttons,
-      accelerometerRange: source.accelerometerRange, gyroscopeRange: source.gyroscopeRange,
+      configuration: configuration, capabilities: source.capabilities,
       sink: FrameHandlerSink { expected += $0 })
     try play(source, through: pipeline, speed: nil)
     #expect(!frames.isEmpty)

@@ -12,7 +12,8 @@ import TiltCard
     let source = try RecordingSource.open(
       path: PipelineTests.path(file), configuration: configuration)
     let pipeline = TiltPipeline(
-      configuration: configuration, hasGyroscope: source.hasGyroscope, buttons: source.buttons,
+      configuration: configuration, hasGyroscope: source.capabilities.hasGyroscope,
+      buttons: source.capabilities.keyCodes,
       sink: sink)
     try TiltTests.play(source, through: pipeline, speed: nil)
   }

@@ -1,6 +1,6 @@
 import Attitude
-import SensorData
 import Foundation
+import SensorData
 import SystemCalls
 import Testing
 import Tilt
@@ -23,7 +23,7 @@ import TiltCard
       for frame in frames { encoder.encode(frame, into: &bytes) }
     }
     let pipeline = TiltPipeline(
-      configuration: configuration, hasGyroscope: source.hasGyroscope, sink: sink)
+      configuration: configuration, hasGyroscope: source.capabilities.hasGyroscope, sink: sink)
     try play(source, through: pipeline, speed: nil)
     return String(decoding: bytes, as: UTF8.self)
   }
@@ -55,12 +55,13 @@ import TiltCard
   @Test func theAccelerometerRangeReachesTheFusion() throws {
     let source = try RecordingSource.open(
       path: Self.path("recordings/demo.evemu"), configuration: .init())
-    #expect(source.accelerometerRange == 4)
+    #expect(source.capabilities.accelerometerRange == 4)
     // ±2097152 at 1024 units per °/s: 2048 °/s.
-    #expect(source.gyroscopeRange == 2048 * .pi / 180)
+    #expect(source.capabilities.gyroscopeRange == 2048 * .pi / 180)
     let pipeline = TiltPipeline(
-      configuration: .init(), hasGyroscope: true, accelerometerRange: source.accelerometerRange,
-      gyroscopeRange: source.gyroscopeRange, sink: FrameHandlerSink { _ in })
+      configuration: .init(), hasGyroscope: true,
+      accelerometerRange: source.capabilities.accelerometerRange,
+      gyroscopeRange: source.capabilities.gyroscopeRange, sink: FrameHandlerSink { _ in })
     #expect(pipeline.manager.configuration.fusionParameters.accelerometerRange == 4)
     #expect(pipeline.manager.configuration.fusionParameters.gyroscopeRange == 2048 * .pi / 180)
   }
@@ -156,7 +157,7 @@ private final class Participant: LoopParticipant {
     let source = try RecordingSource.open(
       path: PipelineTests.path("recordings/roll-pitch.csv"), configuration: configuration)
     let pipeline = TiltPipeline(
-      configuration: configuration, hasGyroscope: source.hasGyroscope,
+      configuration: configuration, hasGyroscope: source.capabilities.hasGyroscope,
       sink: FrameHandlerSink { frames += $0 })
     let participant = Participant(pipeline: pipeline, after: 0.1)
     try play(source, through: pipeline, speed: 2, participants: [participant])  // 1.5 s of wall time if nobody ends it
@@ -191,7 +192,7 @@ private final class EagerParticipant: LoopParticipant {
     let source = try RecordingSource.open(
       path: PipelineTests.path("recordings/roll-pitch.csv"), configuration: configuration)
     let pipeline = TiltPipeline(
-      configuration: configuration, hasGyroscope: source.hasGyroscope,
+      configuration: configuration, hasGyroscope: source.capabilities.hasGyroscope,
       sink: FrameHandlerSink { _ in })
     let eager = EagerParticipant()
     let start = LoopClock.now()
@@ -254,7 +255,7 @@ private final class Commander: LoopParticipant {
     // makes a frame; every frame there comes from a command.
     let source = try DemoMotionSource(configuration: configuration)
     let pipeline = TiltPipeline(
-      configuration: configuration, hasGyroscope: source.hasGyroscope,
+      configuration: configuration, hasGyroscope: source.capabilities.hasGyroscope,
       sink: FrameHandlerSink { frames += $0 })
     let commander = Commander(
       pipeline: pipeline,
