@@ -73,23 +73,7 @@ def s50_mount_matrix_calibrate_live():
         err = max(abs(a - b) for a, b in zip(stored, expected))
         S.check(err < 0.05, "calibrate stored %s deg/s; in the mounted frame the bias is %s (unmounted %s)"
                 % (stored, expected, bias))
-        os.environ["XDG_STATE_HOME"] = state
-        try:
-            live = S.Watched(S.cli("live", "--device", node, "--format", "jsonl", "--every-sample"),
-                             S.log("s50-live.txt"))
-        finally:
-            del os.environ["XDG_STATE_HOME"]
-        try:
-            live.wait_open(node)
-            time.sleep(1.0)
-            rc = live.interrupt()
-            S.check(rc == 0, "live did not exit cleanly: " + live.describe_exit())
-        finally:
-            live.kill()
-            live.save_log()
-        frames = [f for f in live.frames() if f.get("rotationRate")]
-        S.check(len(frames) > 20, "live wrote %d frames with a rotation rate" % len(frames))
-        worst = max(S._rate_norm(f) for f in frames[:25])
+        worst = S._live_first_rates(node, state, "s50-live.txt")
         S.check(worst < 0.2, "live's first rotation rates reach %.3f deg/s: the stored bias %s is not the one "
                 "it reads (%s)" % (worst, stored, expected))
     finally:
