@@ -285,7 +285,7 @@ public final class DeviceMotionManager: LoopParticipant, LoopRunning {
   /// One step into the processor. Unless the policy's buttons start stopped
   /// updates, a press while stopped is dropped (a batch read can hold a
   /// press after the stop); an idle stop due by its time comes first.
-  private func take(_ item: SourceItem, into processor: any MotionProcessor) throws {
+  private func take(_ item: MotionStep, into processor: any MotionProcessor) throws {
     guard !item.pressedButtons.isEmpty else { return try processor.take(item) }
     var item = item
     try processor.advance(to: item.time)

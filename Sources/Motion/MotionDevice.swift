@@ -39,7 +39,7 @@ public protocol MotionDevice: AnyObject {
   var deadline: MonotonicInstant? { get }
   /// The steps that arrived (or fell due), oldest first; `nil` once a
   /// recording has nothing more.
-  func readSteps(ready: Set<Int32>) throws -> [SourceItem]?
+  func readSteps(ready: Set<Int32>) throws -> [MotionStep]?
   /// Seconds to leave the device unread between reads, at most; `nil` reads
   /// at each sample. A recording makes its steps due at the end of their interval.
   var readInterval: Double? { get set }

@@ -29,7 +29,7 @@ public struct LoopedSource: MotionSource {
 
   public var capabilities: MotionCapabilities { source.capabilities }
   public var notes: [String] { source.notes }
-  public mutating func next() throws -> SourceItem? { try source.next() }
+  public mutating func next() throws -> MotionStep? { try source.next() }
 }
 
 /// The steps of a recording's first pass, kept so that the next passes play
@@ -48,7 +48,7 @@ struct RecordedSteps {
 
   var count: Int { times.count }
 
-  mutating func append(_ item: SourceItem) {
+  mutating func append(_ item: MotionStep) {
     var kind: UInt8 = 0
     if let motion = item.motion {
       kind |= Self.hasMotion
@@ -85,7 +85,7 @@ struct RecordedSteps {
       self.capabilities = capabilities
     }
 
-    mutating func next() throws -> SourceItem? {
+    mutating func next() throws -> MotionStep? {
       guard index < steps.times.count else { return nil }
       let time = steps.times[index]
       let kind = steps.kinds[index]
@@ -101,7 +101,7 @@ struct RecordedSteps {
         }
         motion = sample
       }
-      let item = SourceItem(
+      let item = MotionStep(
         time: time, motion: motion,
         pressedButtons: steps.presses.isEmpty ? [] : steps.presses[index] ?? [])
       index += 1

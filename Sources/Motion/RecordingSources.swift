@@ -53,7 +53,7 @@ public struct EvemuMotionSource: MotionSource {
   public var capabilities: MotionCapabilities { profile.capabilities }
   public var notes: [String] { reader.check.notes.map(\.description) }
 
-  public mutating func next() throws -> SourceItem? {
+  public mutating func next() throws -> MotionStep? {
     while let frame = try reader.nextFrame() {
       if let sample = decoder.decode(frame) { return sample.item }
     }
@@ -77,7 +77,7 @@ public struct DemoMotionSource: MotionSource, Sendable {
 
   public var capabilities: MotionCapabilities { profile.capabilities }
 
-  public mutating func next() throws -> SourceItem? {
+  public mutating func next() throws -> MotionStep? {
     while let frame = frames.next() {
       if let sample = decoder.decode(frame) { return sample.item }
     }
@@ -97,11 +97,11 @@ public struct CSVMotionSource: MotionSource {
   }
   public var notes: [String] { reader.check.notes.map(\.description) }
 
-  public mutating func next() throws -> SourceItem? {
+  public mutating func next() throws -> MotionStep? {
     guard let record = try reader.nextSample() else { return nil }
     let sample = MotionSample(
       time: record.time, acceleration: record.acceleration.vector,
       rotationRate: record.rotationRate?.vector)
-    return SourceItem(time: record.time, motion: sample, pressedButtons: [])
+    return MotionStep(time: record.time, motion: sample, pressedButtons: [])
   }
 }

@@ -86,7 +86,7 @@ package struct UntilCancelled: MotionSource {
   package var capabilities: MotionCapabilities { source.capabilities }
   package var notes: [String] { source.notes }
 
-  package mutating func next() throws -> SourceItem? {
+  package mutating func next() throws -> MotionStep? {
     cancelled() ? nil : try source.next()
   }
 }

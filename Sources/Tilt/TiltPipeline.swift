@@ -73,7 +73,7 @@ public final class TiltPipeline {
   }
 
   /// Takes one step of a source: its buttons, then its motion.
-  public func take(_ item: SourceItem) throws {
+  public func take(_ item: MotionStep) throws {
     // The frames of the buttons first; most steps have none, and their
     // motion's frames are shown as the manager made them, without a copy.
     var frames: [CardFrame] = []

@@ -57,11 +57,11 @@ import Testing
     var left: Int
     var t = 0.0
     var capabilities: MotionCapabilities { MotionCapabilities(hasGyroscope: false) }
-    mutating func next() throws -> SourceItem? {
+    mutating func next() throws -> MotionStep? {
       guard left > 0 else { return nil }
       left -= 1
       defer { t += 0.01 }
-      return SourceItem(
+      return MotionStep(
         time: t, motion: MotionSample(time: t, acceleration: Vector3(0, 0, -1), rotationRate: nil),
         pressedButtons: [])
     }

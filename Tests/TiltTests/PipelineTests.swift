@@ -105,8 +105,8 @@ import TiltCard
     var frames: [CardFrame] = []
     let pipeline = TiltPipeline(
       configuration: configuration, hasGyroscope: false, sink: FrameHandlerSink { frames += $0 })
-    func sample(_ t: Double) -> SourceItem {
-      SourceItem(
+    func sample(_ t: Double) -> MotionStep {
+      MotionStep(
         time: t, motion: MotionSample(time: t, acceleration: Vector3(0, 0, 1)), pressedButtons: [])
     }
     for i in 0..<50 { try pipeline.take(sample(Double(i) / 100)) }
