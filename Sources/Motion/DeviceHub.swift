@@ -197,7 +197,7 @@ package struct HubSupply {
       // a malformed line is told at the first claim, before any motion.
       // Served, the file is read as a stream and looped from memory.
       let check = Result {
-        try RecordingSource.open(path: path, configuration: configuration).capabilities.hasGyroscope
+        try Recording.open(path: path, configuration: configuration).capabilities.hasGyroscope
       }
       let hasGyroscope = (try? check.get()) ?? true
       let description = HubDeviceDescription(
@@ -210,7 +210,7 @@ package struct HubSupply {
             .source(speed: 1) {
               _ = try check.get()
               return LoopedSource(
-                try RecordingSource.open(
+                try Recording.open(
                   path: path, configuration: configuration, checksFirst: false),
                 passStart: .oneStepAfterLastSample)
             }, configuration: configuration)

@@ -398,7 +398,7 @@ extension MotionInput {
       }
     case .recording(let path, let speed):
       return try RecordingDevice(
-        RecordingSource.open(path: path, configuration: configuration), speed: speed, path: path)
+        Recording.open(path: path, configuration: configuration), speed: speed, path: path)
     case .source(let speed, let make):
       return try RecordingDevice(make(), speed: speed)
     }

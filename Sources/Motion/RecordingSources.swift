@@ -5,7 +5,7 @@ import SensorData
 /// Recordings as motion sources: an evemu file through its device's profile
 /// and decoder, a CSV log whose rows are already card-frame samples, and the
 /// bundled demo, generated in memory.
-public enum RecordingSource {
+public enum Recording {
   /// Opens `path`, telling an evemu recording from a CSV log by its first bytes.
   ///
   /// With `checksFirst` the whole file is read and checked before its first
@@ -35,6 +35,10 @@ public enum RecordingSource {
     }
   }
 }
+
+/// The name ``Recording`` had before 0.4.0.
+@available(*, deprecated, renamed: "Recording")
+public typealias RecordingSource = Recording
 
 /// An evemu recording, decoded as its device would be live.
 public struct EvemuMotionSource: MotionSource {

@@ -63,7 +63,7 @@ package final class UpdateStop: LoopParticipant {
     case .recording(let path, let speed):
       return .source(speed: speed) { [cancelled] in
         UntilCancelled(
-          try RecordingSource.open(path: path, configuration: configuration), cancelled: cancelled)
+          try Recording.open(path: path, configuration: configuration), cancelled: cancelled)
       }
     case .source(let speed, let make):
       return .source(speed: speed) { [cancelled] in

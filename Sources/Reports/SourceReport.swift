@@ -1,9 +1,9 @@
 import Evdev
-import SensorData
 import Foundation
 import JSON
 import Motion
 import PollLoop
+import SensorData
 import SystemCalls
 
 /// What a motion source is: an input device (measured for a while), an evemu
@@ -64,7 +64,7 @@ public struct SourceReport {
     if kind == .directory {
       throw Failure("\(source): is a directory; give a /dev/input/eventN node or a recording")
     }
-    if RecordingSource.looksLikeCSV(source) {
+    if Recording.looksLikeCSV(source) {
       let reader = try CSVMotionReader(path: source)
       var report = SourceReport(source: source, format: "csv")
       report.csvHasGyroscope = reader.hasGyroscope

@@ -40,8 +40,8 @@ public struct TiltConfiguration: Sendable {
   public init() {}
 }
 
-extension RecordingSource {
-  /// Opens `path` with the configuration's device motion (``RecordingSource/open(path:configuration:)``).
+extension Recording {
+  /// Opens `path` with the configuration's device motion (``Recording/open(path:configuration:)``).
   @_disfavoredOverload
   public static func open(path: String, configuration: TiltConfiguration) throws
     -> any MotionSource

@@ -29,7 +29,7 @@ public struct TuneData: Sendable {
   /// Reads `path` (evemu or CSV) as `configuration` decodes it (mount matrix, stick range).
   public static func load(path: String, configuration: DeviceMotionConfiguration) throws -> TuneData
   {
-    var source = try RecordingSource.open(path: path, configuration: configuration)
+    var source = try Recording.open(path: path, configuration: configuration)
     var data = TuneData(samples: [], hasGyroscope: source.capabilities.hasGyroscope)
     if let csv = source as? CSVMotionSource, csv.reader.hasGroundTruth {
       var truth: [Vector3?] = []

@@ -132,7 +132,7 @@ import Testing
   @Test func theRecordingLoopsWithItsClockGoingOn() throws {
     let device = try RecordingDevice(
       LoopedSource(
-        try RecordingSource.open(
+        try Recording.open(
           path: Self.demo, configuration: .init(), checksFirst: false),
         passStart: .oneStepAfterLastSample), speed: nil)
     try device.follow(DeviceUse(motion: true, buttons: true, holds: false))

@@ -24,12 +24,12 @@ import Testing
     let copy = dir.appendingPathComponent(name)
     try FileManager.default.copyItem(
       at: TestTools.packageRoot.appendingPathComponent("recordings/" + name), to: copy)
-    var fresh = try RecordingSource.open(path: copy.path, configuration: .init())
+    var fresh = try Recording.open(path: copy.path, configuration: .init())
     var expected: [MotionStep] = []
     while let item = try fresh.next() { expected.append(item) }
 
     let device = try RecordingDevice(
-      RecordingSource.open(path: copy.path, configuration: .init()), speed: nil)
+      Recording.open(path: copy.path, configuration: .init()), speed: nil)
     device.loop = .afterTimeReached
     device.gapBetweenPasses = 0.25
     try device.follow(DeviceUse(motion: true, buttons: true, holds: false))

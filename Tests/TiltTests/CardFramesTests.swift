@@ -12,7 +12,7 @@ import TiltCard
   func thePipelinesMotionsAreTheManagers(file: String) throws {
     let path = PipelineTests.path(file)
     let configuration = TiltConfiguration()
-    let source = try RecordingSource.open(path: path, configuration: configuration)
+    let source = try Recording.open(path: path, configuration: configuration)
     let pipeline = TiltPipeline(
       configuration: configuration, capabilities: source.capabilities,
       sink: FrameHandlerSink { _ in })
@@ -35,7 +35,7 @@ import TiltCard
     }
     var expected: [CardFrame] = []
     let configuration = TiltConfiguration()
-    let source = try RecordingSource.open(path: Self.demo, configuration: configuration)
+    let source = try Recording.open(path: Self.demo, configuration: configuration)
     let pipeline = TiltPipeline(
       configuration: configuration, capabilities: source.capabilities,
       sink: FrameHandlerSink { expected += $0 })

@@ -46,14 +46,14 @@ import TiltCard
   ])
   func recordingsGiveTheGoldenFrames(file: String, golden: String) throws {
     let configuration = TiltConfiguration()
-    let source = try RecordingSource.open(path: Self.path(file), configuration: configuration)
+    let source = try Recording.open(path: Self.path(file), configuration: configuration)
     #expect(try Self.jsonl(source, configuration: configuration) == (try Self.golden(golden)))
   }
 
   /// The accelerometer's range goes from the recording's absinfo (±32768
   /// at 8192 units per g) to the fusion, which so knows a clipped reading.
   @Test func theAccelerometerRangeReachesTheFusion() throws {
-    let source = try RecordingSource.open(
+    let source = try Recording.open(
       path: Self.path("recordings/demo.evemu"), configuration: .init())
     #expect(source.capabilities.accelerometerRange == 4)
     // ±2097152 at 1024 units per °/s: 2048 °/s.
@@ -154,7 +154,7 @@ private final class Participant: LoopParticipant {
   @Test func aParticipantJoinsThePacedReplay() throws {
     var frames: [CardFrame] = []
     let configuration = TiltConfiguration()
-    let source = try RecordingSource.open(
+    let source = try Recording.open(
       path: PipelineTests.path("recordings/roll-pitch.csv"), configuration: configuration)
     let pipeline = TiltPipeline(
       configuration: configuration, hasGyroscope: source.capabilities.hasGyroscope,
@@ -189,7 +189,7 @@ private final class EagerParticipant: LoopParticipant {
   /// frame of a motion waited for the device's next event that way).
   @Test func aDeadlineOfNowIsServedAtOnce() throws {
     let configuration = TiltConfiguration()
-    let source = try RecordingSource.open(
+    let source = try Recording.open(
       path: PipelineTests.path("recordings/roll-pitch.csv"), configuration: configuration)
     let pipeline = TiltPipeline(
       configuration: configuration, hasGyroscope: source.capabilities.hasGyroscope,

@@ -93,7 +93,7 @@ import Tilt
     #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
     defer { try? FileManager.default.removeItem(atPath: path) }
     do {
-      _ = try RecordingSource.open(path: path, configuration: TiltConfiguration())
+      _ = try Recording.open(path: path, configuration: TiltConfiguration())
       Issue.record("a recording of keys opened as a motion source")
     } catch let error as MotionError {
       switch error {
@@ -131,7 +131,7 @@ import Tilt
     #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
     defer { try? FileManager.default.removeItem(atPath: path) }
     do {
-      var source = try RecordingSource.open(path: path, configuration: TiltConfiguration())
+      var source = try Recording.open(path: path, configuration: TiltConfiguration())
       while try source.next() != nil {}
       Issue.record("a damaged recording played")
     } catch let error as RecordingError {
