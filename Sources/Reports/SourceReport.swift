@@ -52,9 +52,9 @@ public struct SourceReport {
   public static func make(
     for source: String, measureSeconds: Double, onNote: @escaping (Note) -> Void = { _ in }
   ) throws -> SourceReport {
-    let kind: SourcePath.Kind
+    let kind: InputPath.Kind
     do {
-      kind = try SourcePath.kind(of: source)
+      kind = try InputPath.kind(of: source)
     } catch {
       throw Failure("\(source): \(error.message); give a /dev/input/eventN node or a recording")
     }
