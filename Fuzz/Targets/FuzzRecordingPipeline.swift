@@ -1,11 +1,11 @@
 import Evdev
-import SensorData
 import Motion
+import SensorData
 import Tilt
 import TiltCard
 
 /// libFuzzer target: any bytes as a recording, through the whole path a
-/// replay and `info` take: the reader (evemu or CSV, as `RecordingSource`
+/// replay and `info` take: the reader (evemu or CSV, as `Recording`
 /// tells them apart), the classifier, the decoder and its sample clock
 /// (`MSC_TIMESTAMP` unwrapping, the rate cross-check), `info`'s rate probe,
 /// then the motion manager and the card session to the frames a sink gets.
@@ -20,7 +20,7 @@ nonisolated(unsafe) private let input = FuzzInputFile(name: "fuzz-pipeline")
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRecordingPipeline(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
   input.write(fuzzBytes(data, size))
-  let isCSV = RecordingSource.looksLikeCSV(input.path)
+  let isCSV = Recording.looksLikeCSV(input.path)
   if !isCSV { probeAndDecode() }
   replay()
   return 0
@@ -59,7 +59,7 @@ private func replay() {
   let configuration = TiltConfiguration()
   let source: any MotionSource
   do {
-    source = try RecordingSource.open(path: input.path, configuration: configuration)
+    source = try Recording.open(path: input.path, configuration: configuration)
   } catch {
     precondition(!"\(error)".isEmpty, "error without a message")
     return
@@ -80,7 +80,8 @@ private func replay() {
     }
   }
   let pipeline = TiltPipeline(
-    configuration: configuration, hasGyroscope: source.hasGyroscope, buttons: source.buttons,
+    configuration: configuration, hasGyroscope: source.capabilities.hasGyroscope,
+    buttons: source.capabilities.keyCodes,
     sink: sink)
   do {
     let player = try TiltMotionManager(

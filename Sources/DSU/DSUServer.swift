@@ -30,18 +30,18 @@ public final class DSUServer: LoopParticipant {
   var batteries = BatteryCache()
   private var started = false
 
-  /// Binds `host:port` (an IP literal), with a hub of its own for `source`;
+  /// Binds `host:port` (an IP literal), with a hub of its own for `selection`;
   /// the devices are found by ``start()`` and none is opened until a client
   /// subscribes. `allowList` says who may be answered
   /// (``AllowList/forListening(host:ranges:)``).
   public convenience init(
-    host: String, port: UInt16, allowList: AllowList, source: DSUServerSource,
+    host: String, port: UInt16, allowList: AllowList, selection: DeviceHub.Selection,
     deviceConfiguration: DeviceMotionConfiguration = .init(),
     serverID: UInt32 = .random(in: 1...UInt32.max)
   ) throws {
     try self.init(
       host: host, port: port, allowList: allowList,
-      hub: DeviceHub(source.selection, configuration: deviceConfiguration.unsmoothed),
+      hub: DeviceHub(selection, configuration: deviceConfiguration.unsmoothed),
       ownsHub: true, serverID: serverID)
   }
 

@@ -7,13 +7,8 @@ import SystemCalls
 /// times a second; otherwise the changes only, one line each.
 public final class DSUStatusDisplay {
   private let server: DSUServer
-  private let live: Bool
   private let describe: (any Error) -> String
-  private let note: (String) -> Void
-  private let write: (String) -> Void
-  private let writeControl: (String) -> Void
-  private var drawnLines = 0
-  private var lastDraw = 0.0
+  private let lines: TerminalStatusLines
 
   /// A display of `server`'s slots. `note` says a message (no line end);
   /// `write` writes status text (text from devices in it: escape it);
@@ -25,11 +20,8 @@ public final class DSUStatusDisplay {
     writeControl: @escaping (String) -> Void
   ) {
     self.server = server
-    self.live = live
     self.describe = describe
-    self.note = note
-    self.write = write
-    self.writeControl = writeControl
+    lines = TerminalStatusLines(live: live, note: note, write: write, writeControl: writeControl)
   }
 
   /// A server event: said on its own line (above the status on a terminal).
@@ -51,42 +43,28 @@ public final class DSUStatusDisplay {
       text = "\(device.path) (\"\(device.name)\"): all 4 slots are taken; it is not served"
     }
     guard let text else { return }
-    erase()
-    note(text)
-    lastDraw = 0
+    lines.say(text)
   }
 
   /// No slot at start: why, when devices could not be opened.
   public func noDevices(_ unreadable: [DeviceError]) {
-    erase()
     if let first = unreadable.first {
-      note(
-        "no motion device yet; \(unreadable.count) could not be opened: \(describe(first))")
+      lines.say(
+        "no motion device yet; \(unreadable.count) could not be opened: \(describe(first))",
+        redrawsAtOnce: false)
     } else {
-      note("no motion device yet; serving empty slots until one is plugged in")
+      lines.say(
+        "no motion device yet; serving empty slots until one is plugged in", redrawsAtOnce: false)
     }
   }
 
   /// Redraws the slots' lines on a terminal (at most 4 times a second).
   public func draw() {
-    guard live else { return }
-    let now = MonotonicInstant.now.secondsValue
-    guard now - lastDraw >= 0.25 else { return }
-    lastDraw = now
-    erase()
-    let lines = server.status.map(line)
-    for line in lines { write(line + "\n") }
-    drawnLines = lines.count
+    lines.draw { server.status.map(line) }
   }
 
   /// Leaves the last status on screen.
-  public func end() { drawnLines = 0 }
-
-  private func erase() {
-    guard live, drawnLines > 0 else { return }
-    writeControl(String(repeating: "\u{1B}[1A\u{1B}[2K", count: drawnLines) + "\r")
-    drawnLines = 0
-  }
+  public func end() { lines.end() }
 
   private func line(_ slot: DSUServer.SlotStatus) -> String {
     let state = slot.isOpen ? String(format: "%4.0f Hz", slot.samplesPerSecond) : " closed"

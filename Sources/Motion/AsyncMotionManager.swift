@@ -24,16 +24,18 @@ import Attitude
 /// after it. No button is read: none starts or stops the updates.
 /// (The Tilt library adds the card's frames: `frames()`.)
 public struct AsyncMotionManager: Sendable {
-  /// Where the motion comes from.
+  /// The name ``MotionInput`` had here before 0.4.0.
+  @available(*, deprecated, renamed: "MotionInput")
   public typealias Source = MotionInput
 
-  public var source: Source
+  /// Where the motion comes from.
+  public var source: MotionInput
   public var configuration: DeviceMotionConfiguration
   /// Seconds of sample time between updates of ``updates(buffering:)``;
   /// 0 gives every sample.
   public var deviceMotionUpdateInterval = 0.0
 
-  public init(_ source: Source, configuration: DeviceMotionConfiguration = .init()) {
+  public init(_ source: MotionInput, configuration: DeviceMotionConfiguration = .init()) {
     self.source = source
     self.configuration = configuration
   }

@@ -20,7 +20,7 @@ public final class CSVRows: MotionProcessor {
   public func stop() throws {}
   public func recenter() throws {}
 
-  public func take(_ item: SourceItem) throws {
+  public func take(_ item: MotionStep) throws {
     guard let sample = item.motion else { return }
     var fields =
       [sample.time] + [sample.acceleration.x, sample.acceleration.y, sample.acceleration.z]

@@ -1,7 +1,7 @@
 import Attitude
 import Evdev
-import SensorData
 import IIO
+import SensorData
 import SystemCalls
 
 /// Where ``GyroCalibrator`` reads its samples: a live device, read as `live`
@@ -33,7 +33,7 @@ final class EvdevCalibrationSamples: CalibrationSamples {
       of: devicePath, info: info, configuration: configuration, onNote: MotionNote.toStandardError)
     guard profile.gyroAxes != nil else {
       device.close()
-      throw TiltError.noGyroscope(path: devicePath, name: info.name)
+      throw MotionError.noGyroscope(path: devicePath, name: info.name)
     }
     decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
   }
@@ -58,7 +58,7 @@ final class IIOCalibrationSamples: CalibrationSamples {
 
   init(imu: IIOIMU, reference: String, configuration: DeviceMotionConfiguration) throws {
     guard imu.gyroscope != nil else {
-      throw TiltError.noGyroscope(path: reference, name: imu.accelerometer.name)
+      throw MotionError.noGyroscope(path: reference, name: imu.accelerometer.name)
     }
     // Measured afresh: the stored bias is not read.
     device = IIOMotionDevice(
@@ -72,7 +72,7 @@ final class IIOCalibrationSamples: CalibrationSamples {
 
   func read(ready: Set<Int32>) throws -> [MotionSample] {
     let items = try device.read(ready: ready)
-    if device.isGone { throw TiltError.deviceGone(path: device.path) }
+    if device.isGone { throw MotionError.deviceGone(path: device.path) }
     return items.compactMap(\.motion)
   }
 

@@ -73,7 +73,7 @@ public enum DeviceChoice {
     let evdev = devices.first { if case .evdev = $0.node { true } else { false } }
     if let path = (evdev ?? devices.first)?.path { return path }
     _ = try firstMotionDevice()
-    throw TiltError.noGyroscopeDevice(directory: inputDirectory)
+    throw MotionError.noGyroscopeDevice(directory: inputDirectory)
   }
 
   /// Like ``firstMotionDeviceIfAny()``, but says why there is none.
@@ -82,18 +82,18 @@ public enum DeviceChoice {
     let listing = DeviceListing.scan()
     let iioProblem = IIOIMU.group(listing.iioDevices).firstNonNil { imu in
       IIOUsability.reason(for: imu).map {
-        TiltError.notAMotionDevice(
+        MotionError.notAMotionDevice(
           path: imu.accelerometer.nodePath, name: imu.name, reason: $0, isRecording: false)
       }
     }
     if listing.entries.isEmpty, let iioProblem { throw iioProblem }
     if listing.entries.isEmpty {
-      throw TiltError.noInputDevices(directory: inputDirectory)
+      throw MotionError.noInputDevices(directory: inputDirectory)
     }
     let denied = listing.entries.filter { $0.device.openError != nil }
     if !denied.isEmpty, let error = denied.first?.device.openError {
-      throw TiltError.devicesNotReadable(count: denied.count, first: error)
+      throw MotionError.devicesNotReadable(count: denied.count, first: error)
     }
-    throw TiltError.noMotionDevice(directory: inputDirectory, count: listing.entries.count)
+    throw MotionError.noMotionDevice(directory: inputDirectory, count: listing.entries.count)
   }
 }

@@ -1,7 +1,7 @@
 import Attitude
 import Evdev
-import SensorData
 import Foundation
+import SensorData
 import SystemCalls
 
 /// The motion devices every consumer claims from: every evdev IMU and
@@ -156,7 +156,7 @@ public final class DeviceHub: LoopParticipant {
     for device in present {
       do {
         try device.service(ready: ready)
-      } catch TiltError.deviceGone {
+      } catch MotionError.deviceGone {
         remove(device)
       } catch {
         device.fail(error)
@@ -197,7 +197,7 @@ package struct HubSupply {
       // a malformed line is told at the first claim, before any motion.
       // Served, the file is read as a stream and looped from memory.
       let check = Result {
-        try RecordingSource.open(path: path, configuration: configuration).hasGyroscope
+        try Recording.open(path: path, configuration: configuration).capabilities.hasGyroscope
       }
       let hasGyroscope = (try? check.get()) ?? true
       let description = HubDeviceDescription(
@@ -210,7 +210,7 @@ package struct HubSupply {
             .source(speed: 1) {
               _ = try check.get()
               return LoopedSource(
-                try RecordingSource.open(
+                try Recording.open(
                   path: path, configuration: configuration, checksFirst: false),
                 passStart: .oneStepAfterLastSample)
             }, configuration: configuration)

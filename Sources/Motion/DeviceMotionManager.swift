@@ -25,7 +25,7 @@ import SystemCalls
 /// A live device's samples are read once an update interval (not at each
 /// sample, never so late that the kernel's queue could overflow) unless the
 /// interval is 0. With ``waitsForReconnect`` a device that goes away is waited
-/// for (hot-plug); without it ``run(endingOn:)`` throws ``TiltError/deviceGone(path:)``.
+/// for (hot-plug); without it ``run(endingOn:)`` throws ``MotionError/deviceGone(path:)``.
 ///
 /// Not thread-safe (not `Sendable`): use it from one thread; the handler runs
 /// on the thread that runs the loop.
@@ -113,7 +113,7 @@ public final class DeviceMotionManager: LoopParticipant, LoopRunning {
     onNote: ((MotionNote) -> Void)? = nil
   ) throws {
     let path = device.path
-    input = .source(speed: nil) { throw TiltError.deviceGone(path: path) }
+    input = .source(speed: nil) { throw MotionError.deviceGone(path: path) }
     self.configuration = configuration
     self.policy = policy
     if let onNote { self.onNote = onNote }
@@ -243,11 +243,11 @@ public final class DeviceMotionManager: LoopParticipant, LoopRunning {
   }
 
   /// Reads what is ready into the processor, serves its wake-ups that are
-  /// due. Throws ``TiltError/deviceGone(path:)`` when the device went away
+  /// due. Throws ``MotionError/deviceGone(path:)`` when the device went away
   /// without ``waitsForReconnect``.
   public func service(ready: Set<Int32>) throws {
     try serve(ready: ready)
-    if gone, let device { throw TiltError.deviceGone(path: device.path) }
+    if gone, let device { throw MotionError.deviceGone(path: device.path) }
   }
 
   private func serve(ready: Set<Int32>) throws {
@@ -285,7 +285,7 @@ public final class DeviceMotionManager: LoopParticipant, LoopRunning {
   /// One step into the processor. Unless the policy's buttons start stopped
   /// updates, a press while stopped is dropped (a batch read can hold a
   /// press after the stop); an idle stop due by its time comes first.
-  private func take(_ item: SourceItem, into processor: any MotionProcessor) throws {
+  private func take(_ item: MotionStep, into processor: any MotionProcessor) throws {
     guard !item.pressedButtons.isEmpty else { return try processor.take(item) }
     var item = item
     try processor.advance(to: item.time)
@@ -345,7 +345,7 @@ public final class DeviceMotionManager: LoopParticipant, LoopRunning {
     } else {
       try finish()
     }
-    if gone, let device { throw TiltError.deviceGone(path: device.path) }
+    if gone, let device { throw MotionError.deviceGone(path: device.path) }
     return ending
   }
 
@@ -398,7 +398,7 @@ extension MotionInput {
       }
     case .recording(let path, let speed):
       return try RecordingDevice(
-        RecordingSource.open(path: path, configuration: configuration), speed: speed, path: path)
+        Recording.open(path: path, configuration: configuration), speed: speed, path: path)
     case .source(let speed, let make):
       return try RecordingDevice(make(), speed: speed)
     }

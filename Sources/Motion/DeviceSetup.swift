@@ -4,17 +4,17 @@ import SensorData
 /// How a device's events become card-frame samples: its profile, with the
 /// configuration's mount matrix or udev's `ACCEL_MOUNT_MATRIX` applied.
 public enum DeviceSetup {
-  /// The profile of `info`; fails with ``TiltError/notAMotionDevice(path:name:reason:isRecording:)``
+  /// The profile of `info`; fails with ``MotionError/notAMotionDevice(path:name:reason:isRecording:)``
   /// when the device (`isRecording`: the device of a recording) can't drive the card.
   /// `udevMatrix` is used when the configuration sets no mount matrix.
   public static func profile(
     for info: DeviceInfo, configuration: DeviceMotionConfiguration, device: String,
     udevMatrix: MountMatrix? = nil, isRecording: Bool = false
-  ) throws(TiltError) -> DeviceProfile {
+  ) throws(MotionError) -> DeviceProfile {
     let profile = DeviceProfile.classify(
       info, mountMatrix: configuration.mountMatrix ?? udevMatrix)
     guard profile.kind != .unsupported else {
-      throw TiltError.notAMotionDevice(
+      throw MotionError.notAMotionDevice(
         path: device, name: info.name, reason: profile.reason, isRecording: isRecording)
     }
     return profile
@@ -28,7 +28,7 @@ public enum DeviceSetup {
   public static func liveProfile(
     of path: String, info: DeviceInfo, configuration: DeviceMotionConfiguration,
     onNote: (MotionNote) -> Void
-  ) throws(TiltError) -> DeviceProfile {
+  ) throws(MotionError) -> DeviceProfile {
     let udevMatrix =
       configuration.mountMatrix != nil
       ? nil

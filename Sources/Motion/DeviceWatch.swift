@@ -9,7 +9,7 @@ package final class DeviceWatch {
     do {
       fileDescriptor = try Syscall.watchDirectory(directory)
     } catch {
-      throw TiltError.cannotWatch(directory: directory, error)
+      throw MotionError.cannotWatch(directory: directory, error)
     }
   }
 

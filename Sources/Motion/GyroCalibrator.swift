@@ -1,8 +1,8 @@
 import Attitude
 import Evdev
-import SensorData
 import Foundation
 import IIO
+import SensorData
 import SystemCalls
 
 /// Measures a live device's gyroscope bias while it is held still: the device is read for a while, every sample
@@ -69,7 +69,7 @@ public final class GyroCalibrator {
           for motion in try samples.read(ready: ready) {
             calibration.add(motion)
             if calibration.hasMoved {
-              throw TiltError.movedDuringCalibration(path: devicePath)
+              throw MotionError.movedDuringCalibration(path: devicePath)
             }
           }
           let left = MonotonicInstant.now.duration(to: end).seconds
@@ -79,11 +79,11 @@ public final class GyroCalibrator {
     }
     progress(1)
     if calibration.isBeyondMaximum, let mean = calibration.bias {
-      throw TiltError.turnedDuringCalibration(
+      throw MotionError.turnedDuringCalibration(
         path: devicePath, rateDegreesPerSecond: mean * (180 / .pi))
     }
     guard let estimate = calibration.estimate else {
-      throw TiltError.noGyroscopeSamples(path: devicePath, name: info.name, seconds: seconds)
+      throw MotionError.noGyroscopeSamples(path: devicePath, name: info.name, seconds: seconds)
     }
     return Result(
       devicePath: devicePath, device: info,

@@ -164,7 +164,7 @@ public final class HubDevice {
   }
 
   /// Reads what is ready; throws what the manager throws
-  /// (``TiltError/deviceGone(path:)`` when the device went away).
+  /// (``MotionError/deviceGone(path:)`` when the device went away).
   func service(ready: Set<Int32>) throws {
     guard isOpen, let manager else { return }
     let mine = ready.intersection(manager.pollDescriptors)

@@ -1,11 +1,11 @@
 import Attitude
-import SensorData
 import Foundation
 import IIO
+import SensorData
 import SystemCalls
 
 /// A live IIO IMU (an accelerometer, and the gyroscope of its hub) as a
-/// source of ``SourceItem``s: what ``LiveMotionDevice`` is for an evdev node.
+/// source of ``MotionStep``s: what ``LiveMotionDevice`` is for an evdev node.
 ///
 /// Samples come from the gyroscope's buffer (the accelerometer's without
 /// one) and are timed by its `in_timestamp` (differences only: a HID hub's
@@ -31,7 +31,6 @@ public final class IIOMotionDevice {
   /// The accelerometer's node: what notes and errors name.
   public var path: String { imu.accelerometer.nodePath }
   public var isOpen: Bool { accel != nil }
-  public var hasGyroscope: Bool { imu.gyroscope != nil }
   /// Seconds between reads of `in_*_raw` when polling; `nil` with a buffer.
   public var pollInterval: Double? {
     imu.accelerometer.hasBuffer ? nil : 1 / Self.pollRate(for: imu.accelerometer)
@@ -183,10 +182,10 @@ public final class IIOMotionDevice {
 
   /// The samples that arrived, oldest first, on the live clock. `ready`
   /// are the descriptors found readable.
-  public func read(ready: Set<Int32>) throws -> [SourceItem] {
+  public func read(ready: Set<Int32>) throws -> [MotionStep] {
     let mine = ready.intersection(pollDescriptors)
     if let fd = removalWatch, mine.contains(fd) { try removalChanged(fd) }
-    var items: [SourceItem] = []
+    var items: [MotionStep] = []
     do {
       // The accelerometer first: a gyroscope scan then finds the
       // acceleration of its own time already read (a hub sends both at once).
@@ -216,8 +215,8 @@ public final class IIOMotionDevice {
   /// rate, a rate read one turn late moved a ramp's end by a sample: VM
   /// scenario 22 once ended 1.07° off); the acceleration only corrects
   /// slowly. Without one, the accelerometer's scans make them.
-  private func samples(_ scans: [IIOScan]) -> [SourceItem] {
-    var items: [SourceItem] = []
+  private func samples(_ scans: [IIOScan]) -> [MotionStep] {
+    var items: [MotionStep] = []
     for scan in scans {
       if let a = scan.values[.accelerometer] { latestAcceleration = a }
       if let r = scan.values[.gyroscope] { latestRate = r }
@@ -232,7 +231,7 @@ public final class IIOMotionDevice {
         rotationRate: imu.gyroscope == nil
           ? nil
           : IIOConvention.cardRotationRate(latestRate ?? .zero, mount: mountMatrix).vector)
-      items.append(SourceItem(time: t, motion: sample, pressedButtons: []))
+      items.append(MotionStep(time: t, motion: sample, pressedButtons: []))
     }
     return items
   }
@@ -312,15 +311,15 @@ package enum IIOUdev {
 
 extension IIOMotionDevice: MotionDevice {
   /// An IIO sensor has no buttons.
-  public var keyCodes: Set<UInt16>? { [] }
-  public var accelerometerRange: Double? { nil }
-  public var gyroscopeRange: Double? { nil }
+  public var capabilities: MotionCapabilities {
+    MotionCapabilities(hasGyroscope: imu.gyroscope != nil, keyCodes: [])
+  }
   public var deviceInfo: DeviceInfo? { info }
 
   /// The buffers enabled and the nodes open while motion is read.
   public func follow(_ use: DeviceUse) throws { try follow(open: use.motion) }
 
-  public func readSteps(ready: Set<Int32>) throws -> [SourceItem]? { try read(ready: ready) }
+  public func readSteps(ready: Set<Int32>) throws -> [MotionStep]? { try read(ready: ready) }
 
   /// An IIO buffer is read as its scans come (not batched).
   public var readInterval: Double? {

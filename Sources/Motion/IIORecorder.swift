@@ -47,7 +47,7 @@ public struct IIORecorder {
     do {
       do {
         try manager.run()
-      } catch let error as TiltError {
+      } catch let error as MotionError {
         guard case .deviceGone = error else { throw error }
         wentAway = true
       }

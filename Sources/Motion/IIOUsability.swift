@@ -13,10 +13,10 @@ public enum IIOUsability {
     if let device = devices.first(where: { $0.deviceName == name }),
       let reason = reason(for: device, among: devices)
     {
-      throw TiltError.notAMotionDevice(
+      throw MotionError.notAMotionDevice(
         path: reference, name: device.name, reason: reason, isRecording: false)
     }
-    throw TiltError.noIIOSensor(reference: reference, directory: IIOScanner.sysfsDirectory)
+    throw MotionError.noIIOSensor(reference: reference, directory: IIOScanner.sysfsDirectory)
   }
 
   /// For an IMU: `nil` when its accelerometer can be read by this user.

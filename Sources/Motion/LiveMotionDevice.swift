@@ -3,7 +3,7 @@ import Evdev
 import SensorData
 import SystemCalls
 
-/// A live evdev motion device as a source of ``SourceItem``s: its motion
+/// A live evdev motion device as a source of ``MotionStep``s: its motion
 /// node and the paired node with its buttons, the mount matrix (the
 /// configuration's, else udev's), the decoder, the live clock, reading in
 /// batches, going away and coming back, closing and reopening.
@@ -135,7 +135,7 @@ public final class LiveMotionDevice {
   /// What arrived, oldest first: motion samples on the live clock, and
   /// presses of the buttons' node at the time they were read. `ready` are
   /// the descriptors found readable.
-  public func read(ready: Set<Int32>) throws -> [SourceItem] {
+  public func read(ready: Set<Int32>) throws -> [MotionStep] {
     var items = items(from: pendingFrames)
     pendingFrames = []
     let mine = ready.intersection(pollDescriptors)
@@ -163,7 +163,7 @@ public final class LiveMotionDevice {
     }
   }
 
-  private func readMotion(_ device: LiveDevice) throws -> [SourceItem] {
+  private func readMotion(_ device: LiveDevice) throws -> [MotionStep] {
     if let frames = try frames(of: device) {
       // Left unread for a while after a batch; polled again once it is quiet.
       readAgainAt = nil
@@ -194,7 +194,7 @@ public final class LiveMotionDevice {
   /// Motion frames as items on the live clock. A resync frame is the
   /// device's state after SYN_DROPPED: after an overflow it is all there is
   /// of the final position, so it is a sample too.
-  private func items(from frames: [Frame]) -> [SourceItem] {
+  private func items(from frames: [Frame]) -> [MotionStep] {
     frames.compactMap { frame in
       guard var item = decoder.decode(frame)?.item else { return nil }
       item.time = clock.sourceTime(forSample: item.time)
@@ -202,7 +202,7 @@ public final class LiveMotionDevice {
     }
   }
 
-  private func readButtons(_ device: LiveDevice) throws -> [SourceItem] {
+  private func readButtons(_ device: LiveDevice) throws -> [MotionStep] {
     guard let frames = try frames(of: device) else {
       buttonNode = nil
       buttonNodeVanished = true
@@ -212,7 +212,7 @@ public final class LiveMotionDevice {
     let codes = Buttons.codes(of: device.info)
     return frames.compactMap { frame in
       let pressed = Buttons.pressed(in: frame, buttons: codes)
-      return pressed.isEmpty ? nil : SourceItem(time: now, motion: nil, pressedButtons: pressed)
+      return pressed.isEmpty ? nil : MotionStep(time: now, motion: nil, pressedButtons: pressed)
     }
   }
 
@@ -241,10 +241,11 @@ public final class LiveMotionDevice {
 }
 
 extension LiveMotionDevice: MotionDevice {
-  public var hasGyroscope: Bool { profile.gyroAxes != nil }
-  public var keyCodes: Set<UInt16>? { buttons }
-  public var accelerometerRange: Double? { profile.accelerometerRange }
-  public var gyroscopeRange: Double? { profile.gyroscopeRange }
+  public var capabilities: MotionCapabilities {
+    var capabilities = profile.capabilities
+    capabilities.keyCodes = buttons
+    return capabilities
+  }
   public var deviceInfo: DeviceInfo? { info }
   public var isOpen: Bool { isMotionNodeOpen }
 
@@ -258,7 +259,7 @@ extension LiveMotionDevice: MotionDevice {
 
   public func finish() { try? follow(motionNode: false, buttonNode: false) }
 
-  public func readSteps(ready: Set<Int32>) throws -> [SourceItem]? { try read(ready: ready) }
+  public func readSteps(ready: Set<Int32>) throws -> [MotionStep]? { try read(ready: ready) }
 
   public var readInterval: Double? {
     get { batchInterval }

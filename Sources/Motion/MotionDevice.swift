@@ -4,20 +4,13 @@ import SystemCalls
 
 /// A source of timed samples and buttons, whatever it is: an evdev node
 /// (``LiveMotionDevice``), an IIO sensor (``IIOMotionDevice``) or a
-/// recording (``RecordingDevice``). It says what it is (gyroscope, buttons,
-/// ranges, name), keeps its own clock, opens and closes what it reads as it
+/// recording (``RecordingDevice``). It says what it is (``capabilities``,
+/// name), keeps its own clock, opens and closes what it reads as it
 /// is told (``follow(_:)``), and is read by a ``DeviceMotionManager`` on its
 /// loop: ``pollDescriptors`` until ``deadline``, then ``readSteps(ready:)``.
 public protocol MotionDevice: AnyObject {
-  /// Whether its samples carry a rotation rate.
-  var hasGyroscope: Bool { get }
-  /// The key codes (`EV_KEY`) of the device, which choose a card's flip
-  /// button; `nil` when not known.
-  var keyCodes: Set<UInt16>? { get }
-  /// The largest magnitude, in g, an accelerometer axis reads; `nil` when not known.
-  var accelerometerRange: Double? { get }
-  /// The largest rate, in rad/s, a gyroscope axis reads; `nil` when not known.
-  var gyroscopeRange: Double? { get }
+  /// What it reports: gyroscope, key codes, ranges.
+  var capabilities: MotionCapabilities { get }
   /// The device as the bias store and titles know it; `nil` for a recording.
   var deviceInfo: DeviceInfo? { get }
   /// What notes and errors name: the node in use, or the recording's path.
@@ -46,7 +39,7 @@ public protocol MotionDevice: AnyObject {
   var deadline: MonotonicInstant? { get }
   /// The steps that arrived (or fell due), oldest first; `nil` once a
   /// recording has nothing more.
-  func readSteps(ready: Set<Int32>) throws -> [SourceItem]?
+  func readSteps(ready: Set<Int32>) throws -> [MotionStep]?
   /// Seconds to leave the device unread between reads, at most; `nil` reads
   /// at each sample. A recording makes its steps due at the end of their interval.
   var readInterval: Double? { get set }

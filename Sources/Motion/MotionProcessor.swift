@@ -25,10 +25,10 @@ public protocol MotionProcessor: AnyObject {
   /// Makes the next attitude the reference.
   func recenter() throws
   /// Takes one step of the device.
-  func take(_ item: SourceItem) throws
+  func take(_ item: MotionStep) throws
   /// Takes the steps of one read, oldest first (one call a batch: a replay
   /// at full speed hands over hundreds at a time).
-  func take(_ items: [SourceItem]) throws
+  func take(_ items: [MotionStep]) throws
   /// Serves the wake-ups due up to source time `t`, with no new input.
   func advance(to t: Double) throws
   /// Ends every turn of the loop (makes output visible).
@@ -43,7 +43,7 @@ public protocol MotionProcessor: AnyObject {
 
 extension MotionProcessor {
   public var motionManager: MotionManager? { nil }
-  public func take(_ items: [SourceItem]) throws {
+  public func take(_ items: [MotionStep]) throws {
     for item in items { try take(item) }
   }
   public var isStoppedForIdle: Bool { false }
@@ -71,7 +71,8 @@ public final class MotionUpdates: MotionProcessor {
   /// A motion manager for `device`: `configuration` with the device's ranges.
   public init(configuration: MotionConfiguration, device: any MotionDevice) {
     manager = MotionManager(
-      configuration: configuration.fitted(to: device), hasGyroscope: device.hasGyroscope)
+      configuration: configuration.fitted(to: device),
+      hasGyroscope: device.capabilities.hasGyroscope)
   }
 
   public var isActive: Bool { manager.isDeviceMotionActive }
@@ -85,7 +86,7 @@ public final class MotionUpdates: MotionProcessor {
   public func stop() throws { manager.stopDeviceMotionUpdates() }
   public func recenter() throws { manager.recenter() }
 
-  public func take(_ item: SourceItem) throws {
+  public func take(_ item: MotionStep) throws {
     if let sample = item.motion { manager.process(sample) }
   }
 }
@@ -94,7 +95,10 @@ extension MotionConfiguration {
   /// This configuration with the fusion told `device`'s ranges (readings at
   /// them are clipped).
   public func fitted(to device: any MotionDevice) -> MotionConfiguration {
-    fitted(accelerometerRange: device.accelerometerRange, gyroscopeRange: device.gyroscopeRange)
+    let capabilities = device.capabilities
+    return fitted(
+      accelerometerRange: capabilities.accelerometerRange,
+      gyroscopeRange: capabilities.gyroscopeRange)
   }
 
   /// This configuration with the fusion told the source's ranges.

@@ -6,7 +6,7 @@ import SensorData
 /// The step has one time: its motion sample carries the same, also after
 /// ``time`` is changed (a live loop moves a reopened device's samples on to
 /// the pipeline's clock that way).
-public struct SourceItem: Sendable {
+public struct MotionStep: Sendable {
   /// Seconds since the first sample of the source.
   public var time: Double
   /// The motion of the step, at ``time``.
@@ -29,22 +29,17 @@ public struct SourceItem: Sendable {
   }
 }
 
+/// The name ``MotionStep`` had before 0.4.0.
+@available(*, deprecated, renamed: "MotionStep")
+public typealias SourceItem = MotionStep
+
 /// Where the pipeline's samples come from: a recording or a device, already in
 /// the card frame and SI units (contract §1.2), so nothing downstream sees evdev.
 public protocol MotionSource {
-  var hasGyroscope: Bool { get }
-  /// The key codes (`EV_KEY`) of the source's device, which choose its flip
-  /// button (a card pipeline's);
-  /// `nil` when not known.
-  var buttons: Set<UInt16>? { get }
-  /// The largest magnitude, in g, that an axis of the source's accelerometer
-  /// reads (``FusionParameters/accelerometerRange``); `nil` when not known.
-  var accelerometerRange: Double? { get }
-  /// The largest rate, in rad/s, that an axis of the source's gyroscope
-  /// reads (``FusionParameters/gyroscopeRange``); `nil` when not known.
-  var gyroscopeRange: Double? { get }
+  /// What the source's device reports: gyroscope, key codes, ranges.
+  var capabilities: MotionCapabilities { get }
   /// The next step, or `nil` at the end of a recording.
-  mutating func next() throws -> SourceItem?
+  mutating func next() throws -> MotionStep?
   /// What a user must be told about the source before it plays, each line
   /// naming the file and line: a recording's last frame without
   /// `SYN_REPORT`, frames cut that never ended (``RecordingCheck/notes``).
@@ -52,9 +47,6 @@ public protocol MotionSource {
 }
 
 extension MotionSource {
-  public var buttons: Set<UInt16>? { nil }
-  public var accelerometerRange: Double? { nil }
-  public var gyroscopeRange: Double? { nil }
   public var notes: [String] { [] }
 }
 
@@ -94,8 +86,8 @@ extension SIMD3 where Scalar == Double {
 
 extension DecodedSample {
   /// The decoded frame as a pipeline step.
-  public var item: SourceItem {
-    SourceItem(
+  public var item: MotionStep {
+    MotionStep(
       time: time,
       motion: acceleration.map {
         MotionSample(time: time, acceleration: $0.vector, rotationRate: rotationRate?.vector)

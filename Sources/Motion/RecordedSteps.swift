@@ -27,12 +27,9 @@ public struct LoopedSource: MotionSource {
     self.passStart = passStart
   }
 
-  public var hasGyroscope: Bool { source.hasGyroscope }
-  public var buttons: Set<UInt16>? { source.buttons }
-  public var accelerometerRange: Double? { source.accelerometerRange }
-  public var gyroscopeRange: Double? { source.gyroscopeRange }
+  public var capabilities: MotionCapabilities { source.capabilities }
   public var notes: [String] { source.notes }
-  public mutating func next() throws -> SourceItem? { try source.next() }
+  public mutating func next() throws -> MotionStep? { try source.next() }
 }
 
 /// The steps of a recording's first pass, kept so that the next passes play
@@ -51,7 +48,7 @@ struct RecordedSteps {
 
   var count: Int { times.count }
 
-  mutating func append(_ item: SourceItem) {
+  mutating func append(_ item: MotionStep) {
     var kind: UInt8 = 0
     if let motion = item.motion {
       kind |= Self.hasMotion
@@ -74,32 +71,21 @@ struct RecordedSteps {
   /// The steps again from the first, as a source that says what `original`
   /// (the source they were read from) says of itself.
   func playback(as original: any MotionSource) -> Playback {
-    Playback(
-      steps: self, hasGyroscope: original.hasGyroscope, buttons: original.buttons,
-      accelerometerRange: original.accelerometerRange, gyroscopeRange: original.gyroscopeRange)
+    Playback(steps: self, capabilities: original.capabilities)
   }
 
   struct Playback: MotionSource {
     let steps: RecordedSteps
-    let hasGyroscope: Bool
-    let buttons: Set<UInt16>?
-    let accelerometerRange: Double?
-    let gyroscopeRange: Double?
+    let capabilities: MotionCapabilities
     private var index = 0
     private var number = 0
 
-    init(
-      steps: RecordedSteps, hasGyroscope: Bool, buttons: Set<UInt16>?,
-      accelerometerRange: Double?, gyroscopeRange: Double?
-    ) {
+    init(steps: RecordedSteps, capabilities: MotionCapabilities) {
       self.steps = steps
-      self.hasGyroscope = hasGyroscope
-      self.buttons = buttons
-      self.accelerometerRange = accelerometerRange
-      self.gyroscopeRange = gyroscopeRange
+      self.capabilities = capabilities
     }
 
-    mutating func next() throws -> SourceItem? {
+    mutating func next() throws -> MotionStep? {
       guard index < steps.times.count else { return nil }
       let time = steps.times[index]
       let kind = steps.kinds[index]
@@ -115,7 +101,7 @@ struct RecordedSteps {
         }
         motion = sample
       }
-      let item = SourceItem(
+      let item = MotionStep(
         time: time, motion: motion,
         pressedButtons: steps.presses.isEmpty ? [] : steps.presses[index] ?? [])
       index += 1

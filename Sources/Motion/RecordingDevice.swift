@@ -46,7 +46,7 @@ public final class RecordingDevice: MotionDevice {
 
   private var source: any MotionSource
   /// The next step, read ahead; `nil` at the end.
-  private var next: SourceItem?
+  private var next: MotionStep?
   private var offset = 0.0
   private var playedAtPassStart = 0
   /// The first pass's steps, kept while it plays when it loops.
@@ -81,10 +81,7 @@ public final class RecordingDevice: MotionDevice {
     next = try self.source.next()
   }
 
-  public var hasGyroscope: Bool { source.hasGyroscope }
-  public var keyCodes: Set<UInt16>? { source.buttons }
-  public var accelerometerRange: Double? { source.accelerometerRange }
-  public var gyroscopeRange: Double? { source.gyroscopeRange }
+  public var capabilities: MotionCapabilities { source.capabilities }
   public var deviceInfo: DeviceInfo? { nil }
   public var isOpen: Bool { false }
   public var isGone: Bool { false }
@@ -126,7 +123,7 @@ public final class RecordingDevice: MotionDevice {
     return max(t, (abs(x - x.rounded()) < 1e-6 ? x.rounded() : x.rounded(.up)) * interval)
   }
 
-  public func readSteps(ready: Set<Int32>) throws -> [SourceItem]? {
+  public func readSteps(ready: Set<Int32>) throws -> [MotionStep]? {
     guard let first = next else { return nil }
     guard !isHeld, let start else { return [] }
     let wall = speed.map { start.duration(to: .now).seconds * $0 } ?? .infinity
@@ -135,8 +132,8 @@ public final class RecordingDevice: MotionDevice {
     defer { self.source = source }
     let offset = self.offset
     var reached = self.reached
-    var items: [SourceItem] = []
-    var upcoming: SourceItem? = first
+    var items: [MotionStep] = []
+    var upcoming: MotionStep? = first
     if loop != nil, passes == nil, playedItems == 0, firstPass == nil {
       firstPass = RecordedSteps()
     }

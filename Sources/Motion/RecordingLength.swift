@@ -1,5 +1,5 @@
-import SensorData
 import Foundation
+import SensorData
 
 /// How long a recording plays, from its first and last sample times, for the
 /// terminal view's progress; `nil` when that is not quickly known. Only the
@@ -23,7 +23,7 @@ public enum RecordingLength {
     }
     let headLines = String(decoding: head, as: UTF8.self).split(separator: "\n")
     let tailLines = String(decoding: tail, as: UTF8.self).split(separator: "\n")
-    if RecordingSource.looksLikeCSV(path) {
+    if Recording.looksLikeCSV(path) {
       guard let header = headLines.first else { return nil }
       let names = header.split(separator: ",", omittingEmptySubsequences: false).map {
         $0.trimmingCharacters(in: .whitespaces)

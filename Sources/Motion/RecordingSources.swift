@@ -1,11 +1,11 @@
 import Attitude
-import SensorData
 import Foundation
+import SensorData
 
 /// Recordings as motion sources: an evemu file through its device's profile
 /// and decoder, a CSV log whose rows are already card-frame samples, and the
 /// bundled demo, generated in memory.
-public enum RecordingSource {
+public enum Recording {
   /// Opens `path`, telling an evemu recording from a CSV log by its first bytes.
   ///
   /// With `checksFirst` the whole file is read and checked before its first
@@ -36,6 +36,10 @@ public enum RecordingSource {
   }
 }
 
+/// The name ``Recording`` had before 0.4.0.
+@available(*, deprecated, renamed: "Recording")
+public typealias RecordingSource = Recording
+
 /// An evemu recording, decoded as its device would be live.
 public struct EvemuMotionSource: MotionSource {
   public let reader: EvemuReader
@@ -50,13 +54,10 @@ public struct EvemuMotionSource: MotionSource {
     decoder = SampleDecoder(profile: profile, stickRange: configuration.stickRangeDegrees)
   }
 
-  public var hasGyroscope: Bool { profile.gyroAxes != nil }
-  public var buttons: Set<UInt16>? { profile.buttons }
-  public var accelerometerRange: Double? { profile.accelerometerRange }
-  public var gyroscopeRange: Double? { profile.gyroscopeRange }
+  public var capabilities: MotionCapabilities { profile.capabilities }
   public var notes: [String] { reader.check.notes.map(\.description) }
 
-  public mutating func next() throws -> SourceItem? {
+  public mutating func next() throws -> MotionStep? {
     while let frame = try reader.nextFrame() {
       if let sample = decoder.decode(frame) { return sample.item }
     }
@@ -78,12 +79,9 @@ public struct DemoMotionSource: MotionSource, Sendable {
     frames = DemoRecording.frames().makeIterator()
   }
 
-  public var hasGyroscope: Bool { profile.gyroAxes != nil }
-  public var buttons: Set<UInt16>? { profile.buttons }
-  public var accelerometerRange: Double? { profile.accelerometerRange }
-  public var gyroscopeRange: Double? { profile.gyroscopeRange }
+  public var capabilities: MotionCapabilities { profile.capabilities }
 
-  public mutating func next() throws -> SourceItem? {
+  public mutating func next() throws -> MotionStep? {
     while let frame = frames.next() {
       if let sample = decoder.decode(frame) { return sample.item }
     }
@@ -97,16 +95,17 @@ public struct CSVMotionSource: MotionSource {
 
   public init(reader: CSVMotionReader) { self.reader = reader }
 
-  public var hasGyroscope: Bool { reader.hasGyroscope }
   /// A CSV log has no buttons.
-  public var buttons: Set<UInt16>? { [] }
+  public var capabilities: MotionCapabilities {
+    MotionCapabilities(hasGyroscope: reader.hasGyroscope, keyCodes: [])
+  }
   public var notes: [String] { reader.check.notes.map(\.description) }
 
-  public mutating func next() throws -> SourceItem? {
+  public mutating func next() throws -> MotionStep? {
     guard let record = try reader.nextSample() else { return nil }
     let sample = MotionSample(
       time: record.time, acceleration: record.acceleration.vector,
       rotationRate: record.rotationRate?.vector)
-    return SourceItem(time: record.time, motion: sample, pressedButtons: [])
+    return MotionStep(time: record.time, motion: sample, pressedButtons: [])
   }
 }

@@ -63,7 +63,7 @@ package final class UpdateStop: LoopParticipant {
     case .recording(let path, let speed):
       return .source(speed: speed) { [cancelled] in
         UntilCancelled(
-          try RecordingSource.open(path: path, configuration: configuration), cancelled: cancelled)
+          try Recording.open(path: path, configuration: configuration), cancelled: cancelled)
       }
     case .source(let speed, let make):
       return .source(speed: speed) { [cancelled] in
@@ -83,13 +83,10 @@ package struct UntilCancelled: MotionSource {
     self.cancelled = cancelled
   }
 
-  package var hasGyroscope: Bool { source.hasGyroscope }
-  package var buttons: Set<UInt16>? { source.buttons }
-  package var accelerometerRange: Double? { source.accelerometerRange }
-  package var gyroscopeRange: Double? { source.gyroscopeRange }
+  package var capabilities: MotionCapabilities { source.capabilities }
   package var notes: [String] { source.notes }
 
-  package mutating func next() throws -> SourceItem? {
+  package mutating func next() throws -> MotionStep? {
     cancelled() ? nil : try source.next()
   }
 }

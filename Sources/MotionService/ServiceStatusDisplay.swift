@@ -6,13 +6,8 @@ import SystemCalls
 /// second; otherwise the changes only, one line each.
 public final class ServiceStatusDisplay {
   private let service: MotionBusService
-  private let live: Bool
   private let describe: (any Error) -> String
-  private let note: (String) -> Void
-  private let write: (String) -> Void
-  private let writeControl: (String) -> Void
-  private var drawnLines = 0
-  private var lastDraw = 0.0
+  private let lines: TerminalStatusLines
 
   /// A display of `service`'s devices. `note` says a message (no line end);
   /// `write` writes status text (text from devices in it: escape it);
@@ -25,11 +20,8 @@ public final class ServiceStatusDisplay {
     writeControl: @escaping (String) -> Void
   ) {
     self.service = service
-    self.live = live
     self.describe = describe
-    self.note = note
-    self.write = write
-    self.writeControl = writeControl
+    lines = TerminalStatusLines(live: live, note: note, write: write, writeControl: writeControl)
   }
 
   /// A service event: said on its own line (above the status on a terminal).
@@ -49,42 +41,28 @@ public final class ServiceStatusDisplay {
     case .note(let device, let note): text = "device \(device): \(note)"
     case .sendFailed(let error): text = "could not send on the bus: \(describe(error))"
     }
-    erase()
-    note(text)
-    lastDraw = 0
+    lines.say(text)
   }
 
   /// No device at start: why, when some could not be opened (`unreadable`).
   public func noDevices(_ unreadable: [any Error]) {
-    erase()
     if let first = unreadable.first {
-      note(
-        "no motion device yet; \(unreadable.count) could not be opened: \(describe(first))")
+      lines.say(
+        "no motion device yet; \(unreadable.count) could not be opened: \(describe(first))",
+        redrawsAtOnce: false)
     } else {
-      note("no motion device yet; ListDevices is empty until one is plugged in")
+      lines.say(
+        "no motion device yet; ListDevices is empty until one is plugged in", redrawsAtOnce: false)
     }
   }
 
   /// Redraws the devices' lines on a terminal (at most 4 times a second).
   public func draw() {
-    guard live else { return }
-    let now = MonotonicInstant.now.secondsValue
-    guard now - lastDraw >= 0.25 else { return }
-    lastDraw = now
-    erase()
-    let lines = service.status.map(line)
-    for line in lines { write(line + "\n") }
-    drawnLines = lines.count
+    lines.draw { service.status.map(line) }
   }
 
   /// Leaves the last status on screen.
-  public func end() { drawnLines = 0 }
-
-  private func erase() {
-    guard live, drawnLines > 0 else { return }
-    writeControl(String(repeating: "\u{1B}[1A\u{1B}[2K", count: drawnLines) + "\r")
-    drawnLines = 0
-  }
+  public func end() { lines.end() }
 
   private func line(_ device: MotionBusService.DeviceStatus) -> String {
     let state = device.isOpen ? String(format: "%4.0f Hz", device.samplesPerSecond) : " closed"

@@ -1,9 +1,9 @@
 import Evdev
-import SensorData
 import Foundation
 import JSON
 import Motion
 import PollLoop
+import SensorData
 import SystemCalls
 
 /// What a motion source is: an input device (measured for a while), an evemu
@@ -52,9 +52,9 @@ public struct SourceReport {
   public static func make(
     for source: String, measureSeconds: Double, onNote: @escaping (Note) -> Void = { _ in }
   ) throws -> SourceReport {
-    let kind: SourcePath.Kind
+    let kind: InputPath.Kind
     do {
-      kind = try SourcePath.kind(of: source)
+      kind = try InputPath.kind(of: source)
     } catch {
       throw Failure("\(source): \(error.message); give a /dev/input/eventN node or a recording")
     }
@@ -64,7 +64,7 @@ public struct SourceReport {
     if kind == .directory {
       throw Failure("\(source): is a directory; give a /dev/input/eventN node or a recording")
     }
-    if RecordingSource.looksLikeCSV(source) {
+    if Recording.looksLikeCSV(source) {
       let reader = try CSVMotionReader(path: source)
       var report = SourceReport(source: source, format: "csv")
       report.csvHasGyroscope = reader.hasGyroscope

@@ -26,7 +26,7 @@ extension AsyncMotionManager {
       card.participants.append(stop)
       stop.onCancel = { [unowned card] in card.pipeline.requestEnd() }
       if try card.run() == .deviceWentAway {
-        throw TiltError.deviceGone(path: card.devicePath)
+        throw MotionError.deviceGone(path: card.devicePath)
       }
     }
   }

@@ -1,6 +1,6 @@
 import Attitude
-import SensorData
 import Motion
+import SensorData
 import TiltCard
 
 /// Everything the pipeline needs to know beyond its source: the device
@@ -40,8 +40,8 @@ public struct TiltConfiguration: Sendable {
   public init() {}
 }
 
-extension RecordingSource {
-  /// Opens `path` with the configuration's device motion (``RecordingSource/open(path:configuration:)``).
+extension Recording {
+  /// Opens `path` with the configuration's device motion (``Recording/open(path:configuration:)``).
   @_disfavoredOverload
   public static func open(path: String, configuration: TiltConfiguration) throws
     -> any MotionSource
@@ -72,7 +72,7 @@ extension DeviceSetup {
   public static func profile(
     for info: DeviceInfo, configuration: TiltConfiguration, device: String,
     udevMatrix: MountMatrix? = nil, isRecording: Bool = false
-  ) throws(TiltError) -> DeviceProfile {
+  ) throws(MotionError) -> DeviceProfile {
     try profile(
       for: info, configuration: configuration.deviceMotion, device: device,
       udevMatrix: udevMatrix, isRecording: isRecording)

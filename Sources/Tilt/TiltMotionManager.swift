@@ -1,6 +1,6 @@
 import Attitude
-import SensorData
 import Motion
+import SensorData
 import SystemCalls
 import TiltCard
 
@@ -178,9 +178,7 @@ public final class TiltMotionManager: LoopParticipant, LoopRunning {
     onNote: ((Note) -> Void)? = nil
   ) throws {
     let pipeline = TiltPipeline(
-      configuration: configuration, hasGyroscope: device.hasGyroscope, buttons: device.keyCodes,
-      accelerometerRange: device.accelerometerRange, gyroscopeRange: device.gyroscopeRange,
-      sink: sink)
+      configuration: configuration, capabilities: device.capabilities, sink: sink)
     try self.init(device: device, pipeline: pipeline, onNote: onNote)
   }
 
@@ -312,7 +310,7 @@ public final class TiltMotionManager: LoopParticipant, LoopRunning {
       case .requested: return .requested
       case .recordingEnded: return .recordingEnded
       }
-    } catch let error as TiltError {
+    } catch let error as MotionError {
       guard case .deviceGone = error else { throw error }
       return .deviceWentAway
     }

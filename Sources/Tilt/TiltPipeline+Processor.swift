@@ -16,7 +16,7 @@ extension TiltPipeline: MotionProcessor {
   public func endTurn() throws { try sink.flush() }
   public func redraw() throws { try sink.redraw() }
   public func abandon() { try? sink.finish() }
-  public func take(_ items: [SourceItem]) throws {
+  public func take(_ items: [MotionStep]) throws {
     // By index: each step is borrowed from the batch, not copied out of it.
     for index in items.indices { try take(items[index]) }
   }

@@ -1,6 +1,6 @@
 import Attitude
-import SensorData
 import Motion
+import SensorData
 import TiltCard
 
 /// The chain after the source: Attitude's `MotionManager`, then the card,
@@ -36,13 +36,24 @@ public final class TiltPipeline {
 
   private var fromManager: [CardFrame] = []
 
-  /// `buttons` are the key codes of the source's device (``MotionSource/buttons``):
-  /// its primary button flips the card (`Buttons.primary(among:)`);
-  /// `nil` when they are not known, for contract §3.6's `BTN_SOUTH` and `BTN_TRIGGER`.
-  /// `accelerometerRange` and `gyroscopeRange` are the source's
-  /// (``MotionSource/accelerometerRange``, ``MotionSource/gyroscopeRange``):
-  /// the fusion does not take clipped readings for gravity, and starts its
-  /// low-pass afresh after a saturated turn.
+  /// The pipeline for a source or device of `capabilities`
+  /// (``MotionSource/capabilities``, ``MotionDevice/capabilities``).
+  public convenience init(
+    configuration: TiltConfiguration, capabilities: MotionCapabilities, sink: FrameSink
+  ) {
+    self.init(
+      configuration: configuration, hasGyroscope: capabilities.hasGyroscope,
+      buttons: capabilities.keyCodes, accelerometerRange: capabilities.accelerometerRange,
+      gyroscopeRange: capabilities.gyroscopeRange, sink: sink)
+  }
+
+  /// `buttons` are the key codes of the source's device
+  /// (``MotionCapabilities/keyCodes``): its primary button flips the card
+  /// (`Buttons.primary(among:)`); `nil` when they are not known, for contract
+  /// §3.6's `BTN_SOUTH` and `BTN_TRIGGER`. `accelerometerRange` and
+  /// `gyroscopeRange` are the source's (``MotionCapabilities``): the fusion
+  /// does not take clipped readings for gravity, and starts its low-pass
+  /// afresh after a saturated turn.
   public init(
     configuration: TiltConfiguration, hasGyroscope: Bool, buttons: Set<UInt16>? = nil,
     accelerometerRange: Double? = nil, gyroscopeRange: Double? = nil, sink: FrameSink
@@ -62,7 +73,7 @@ public final class TiltPipeline {
   }
 
   /// Takes one step of a source: its buttons, then its motion.
-  public func take(_ item: SourceItem) throws {
+  public func take(_ item: MotionStep) throws {
     // The frames of the buttons first; most steps have none, and their
     // motion's frames are shown as the manager made them, without a copy.
     var frames: [CardFrame] = []

@@ -1,7 +1,7 @@
 import Attitude
-import SensorData
 import Foundation
 import Motion
+import SensorData
 
 /// A recording held in memory for tuning: its samples, and the true
 /// inclination where the file carries ground truth (BROAD's `opt_q…` columns).
@@ -29,8 +29,8 @@ public struct TuneData: Sendable {
   /// Reads `path` (evemu or CSV) as `configuration` decodes it (mount matrix, stick range).
   public static func load(path: String, configuration: DeviceMotionConfiguration) throws -> TuneData
   {
-    var source = try RecordingSource.open(path: path, configuration: configuration)
-    var data = TuneData(samples: [], hasGyroscope: source.hasGyroscope)
+    var source = try Recording.open(path: path, configuration: configuration)
+    var data = TuneData(samples: [], hasGyroscope: source.capabilities.hasGyroscope)
     if let csv = source as? CSVMotionSource, csv.reader.hasGroundTruth {
       var truth: [Vector3?] = []
       var rest: [Bool] = []

@@ -76,7 +76,7 @@ import Testing
     #expect(throws: DSUServerError.addressInUse(host: "127.0.0.1", port: first.server.port)) {
       _ = try DSUServer(
         host: "127.0.0.1", port: first.server.port, allowList: AllowList(ranges: []),
-        source: .recording(path: ServerHarness.demo))
+        selection: .recording(path: ServerHarness.demo))
     }
   }
 }

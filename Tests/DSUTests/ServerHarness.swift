@@ -27,7 +27,7 @@ final class ServerHarness {
         ownsHub: true, limits: limits)
     } else {
       server = try DSUServer(
-        host: "127.0.0.1", port: 0, allowList: allowList, source: .recording(path: Self.demo))
+        host: "127.0.0.1", port: 0, allowList: allowList, selection: .recording(path: Self.demo))
     }
     loop = try EventLoop()
     loop.participants = [server]

@@ -1,5 +1,5 @@
-import SensorData
 import Foundation
+import SensorData
 import SystemCalls
 import TestTools
 import Testing
@@ -132,11 +132,11 @@ import Testing
   @Test func theRecordingLoopsWithItsClockGoingOn() throws {
     let device = try RecordingDevice(
       LoopedSource(
-        try RecordingSource.open(
+        try Recording.open(
           path: Self.demo, configuration: .init(), checksFirst: false),
         passStart: .oneStepAfterLastSample), speed: nil)
     try device.follow(DeviceUse(motion: true, buttons: true, holds: false))
-    var passes: [[SourceItem]] = [[]]
+    var passes: [[MotionStep]] = [[]]
     while passes.count <= 4 {
       if let items = try device.readSteps(ready: []) {
         passes[passes.count - 1] += items

@@ -1,6 +1,6 @@
 import Attitude
-import SensorData
 import IIO
+import SensorData
 import TestTools
 import Testing
 
@@ -12,13 +12,10 @@ import Testing
   /// A device that hands out what a test queues, open or not (as a one-node
   /// pad's batch can hold a press read after the stop).
   final class QueuedFeed: MotionDevice {
-    var queued: [[SourceItem]] = []
+    var queued: [[MotionStep]] = []
     /// Each change of whether motion is read, from closed.
     private(set) var followed: [Bool] = []
-    var hasGyroscope: Bool { false }
-    var keyCodes: Set<UInt16>? { nil }
-    var accelerometerRange: Double? { nil }
-    var gyroscopeRange: Double? { nil }
+    var capabilities: MotionCapabilities { MotionCapabilities(hasGyroscope: false) }
     var deviceInfo: DeviceInfo? { nil }
     var path: String { "queued" }
     var pollDescriptors: [Int32] { [] }
@@ -27,7 +24,7 @@ import Testing
     var isGone: Bool { false }
     var waitsForReconnect = false
     var onNote: (MotionNote) -> Void = { _ in }
-    func readSteps(ready: Set<Int32>) throws -> [SourceItem]? {
+    func readSteps(ready: Set<Int32>) throws -> [MotionStep]? {
       queued.isEmpty ? [] : queued.removeFirst()
     }
     func follow(_ use: DeviceUse) throws {
@@ -41,14 +38,14 @@ import Testing
     func timeOfWake(_ t: Double) -> Double { t }
   }
 
-  static func level(at t: Double) -> SourceItem {
-    SourceItem(
+  static func level(at t: Double) -> MotionStep {
+    MotionStep(
       time: t, motion: MotionSample(time: t, acceleration: Vector3(0, 0, 1), rotationRate: nil),
       pressedButtons: [])
   }
 
-  static func press(at t: Double) -> SourceItem {
-    SourceItem(time: t, motion: nil, pressedButtons: [0x130])  // BTN_SOUTH
+  static func press(at t: Double) -> MotionStep {
+    MotionStep(time: t, motion: nil, pressedButtons: [0x130])  // BTN_SOUTH
   }
 
   /// Stopped means stopped: a press after the stop, in the same batch or in

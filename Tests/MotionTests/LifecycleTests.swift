@@ -56,12 +56,12 @@ import Testing
   struct Level: MotionSource {
     var left: Int
     var t = 0.0
-    var hasGyroscope: Bool { false }
-    mutating func next() throws -> SourceItem? {
+    var capabilities: MotionCapabilities { MotionCapabilities(hasGyroscope: false) }
+    mutating func next() throws -> MotionStep? {
       guard left > 0 else { return nil }
       left -= 1
       defer { t += 0.01 }
-      return SourceItem(
+      return MotionStep(
         time: t, motion: MotionSample(time: t, acceleration: Vector3(0, 0, -1), rotationRate: nil),
         pressedButtons: [])
     }
@@ -113,7 +113,7 @@ import Testing
         for _ in 0..<8 where !ended {
           do {
             try turn()
-          } catch let error as TiltError {
+          } catch let error as MotionError {
             guard case .deviceGone = error else { throw error }
             ended = true
           }
@@ -160,7 +160,7 @@ import Testing
       ClosureParticipant(descriptors: { [] }, deadline: { .now }, service: step))
     do {
       try manager.run(endingOn: [])
-    } catch TiltError.deviceGone {}
+    } catch MotionError.deviceGone {}
     #expect(next == steps.count, "\(kind.rawValue): \(next) of \(steps.count) steps done")
     let names = managed.events.map { "\($0)" }
     let cut = names.firstIndex(of: "ended").map { $0 + 1 } ?? names.count

@@ -9,8 +9,8 @@ import Testing
 /// times going on from the time reached plus the gap.
 @Suite struct RecordingLoopTests {
   /// Plays `device` at full speed to the end of its pass.
-  static func pass(_ device: RecordingDevice) throws -> [SourceItem] {
-    var items: [SourceItem] = []
+  static func pass(_ device: RecordingDevice) throws -> [MotionStep] {
+    var items: [MotionStep] = []
     while let batch = try device.readSteps(ready: []) { items += batch }
     return items
   }
@@ -24,12 +24,12 @@ import Testing
     let copy = dir.appendingPathComponent(name)
     try FileManager.default.copyItem(
       at: TestTools.packageRoot.appendingPathComponent("recordings/" + name), to: copy)
-    var fresh = try RecordingSource.open(path: copy.path, configuration: .init())
-    var expected: [SourceItem] = []
+    var fresh = try Recording.open(path: copy.path, configuration: .init())
+    var expected: [MotionStep] = []
     while let item = try fresh.next() { expected.append(item) }
 
     let device = try RecordingDevice(
-      RecordingSource.open(path: copy.path, configuration: .init()), speed: nil)
+      Recording.open(path: copy.path, configuration: .init()), speed: nil)
     device.loop = .afterTimeReached
     device.gapBetweenPasses = 0.25
     try device.follow(DeviceUse(motion: true, buttons: true, holds: false))

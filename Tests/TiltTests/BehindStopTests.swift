@@ -42,7 +42,7 @@ private final class StopThenStart: LoopParticipant {
     var control: StopThenStart?
     let source = try DemoMotionSource(configuration: configuration)
     let pipeline = TiltPipeline(
-      configuration: configuration, hasGyroscope: source.hasGyroscope,
+      configuration: configuration, hasGyroscope: source.capabilities.hasGyroscope,
       sink: FrameHandlerSink { shown in
         frames += shown
         // Mid-roll (the demo rolls from +23° to −25° between 2.7 s and 4.6 s).

@@ -12,10 +12,9 @@ import TiltCard
   func thePipelinesMotionsAreTheManagers(file: String) throws {
     let path = PipelineTests.path(file)
     let configuration = TiltConfiguration()
-    let source = try RecordingSource.open(path: path, configuration: configuration)
+    let source = try Recording.open(path: path, configuration: configuration)
     let pipeline = TiltPipeline(
-      configuration: configuration, hasGyroscope: source.hasGyroscope, buttons: source.buttons,
-      accelerometerRange: source.accelerometerRange, gyroscopeRange: source.gyroscopeRange,
+      configuration: configuration, capabilities: source.capabilities,
       sink: FrameHandlerSink { _ in })
     var seen: [DeviceMotion] = []
     pipeline.motionObservers.append { seen.append($0) }
@@ -36,10 +35,9 @@ import TiltCard
     }
     var expected: [CardFrame] = []
     let configuration = TiltConfiguration()
-    let source = try RecordingSource.open(path: Self.demo, configuration: configuration)
+    let source = try Recording.open(path: Self.demo, configuration: configuration)
     let pipeline = TiltPipeline(
-      configuration: configuration, hasGyroscope: source.hasGyroscope, buttons: source.buttons,
-      accelerometerRange: source.accelerometerRange, gyroscopeRange: source.gyroscopeRange,
+      configuration: configuration, capabilities: source.capabilities,
       sink: FrameHandlerSink { expected += $0 })
     try play(source, through: pipeline, speed: nil)
     #expect(!frames.isEmpty)

@@ -9,10 +9,11 @@ import TiltCard
 @Suite struct FileSinkTests {
   static func play(_ file: String, into sink: FrameSink) throws {
     let configuration = TiltConfiguration()
-    let source = try RecordingSource.open(
+    let source = try Recording.open(
       path: PipelineTests.path(file), configuration: configuration)
     let pipeline = TiltPipeline(
-      configuration: configuration, hasGyroscope: source.hasGyroscope, buttons: source.buttons,
+      configuration: configuration, hasGyroscope: source.capabilities.hasGyroscope,
+      buttons: source.capabilities.keyCodes,
       sink: sink)
     try TiltTests.play(source, through: pipeline, speed: nil)
   }

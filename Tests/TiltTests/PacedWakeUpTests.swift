@@ -29,7 +29,7 @@ private final class TurnCounter: LoopParticipant {
     var batched: [CardFrame] = []
     let source = try DemoMotionSource(configuration: configuration)
     let pipeline = TiltPipeline(
-      configuration: configuration, hasGyroscope: source.hasGyroscope,
+      configuration: configuration, hasGyroscope: source.capabilities.hasGyroscope,
       sink: FrameHandlerSink { batched += $0 })
     let counter = TurnCounter()
     let player = try play(source, through: pipeline, speed: 8, participants: [counter])
@@ -40,7 +40,7 @@ private final class TurnCounter: LoopParticipant {
     // The same frames as at full speed.
     var full: [CardFrame] = []
     let again = TiltPipeline(
-      configuration: configuration, hasGyroscope: source.hasGyroscope,
+      configuration: configuration, hasGyroscope: source.capabilities.hasGyroscope,
       sink: FrameHandlerSink { full += $0 })
     try play(try DemoMotionSource(configuration: configuration), through: again, speed: nil)
     #expect(batched == full)

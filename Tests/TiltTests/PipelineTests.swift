@@ -1,6 +1,6 @@
 import Attitude
-import SensorData
 import Foundation
+import SensorData
 import SystemCalls
 import Testing
 import Tilt
@@ -23,7 +23,7 @@ import TiltCard
       for frame in frames { encoder.encode(frame, into: &bytes) }
     }
     let pipeline = TiltPipeline(
-      configuration: configuration, hasGyroscope: source.hasGyroscope, sink: sink)
+      configuration: configuration, hasGyroscope: source.capabilities.hasGyroscope, sink: sink)
     try play(source, through: pipeline, speed: nil)
     return String(decoding: bytes, as: UTF8.self)
   }
@@ -46,21 +46,22 @@ import TiltCard
   ])
   func recordingsGiveTheGoldenFrames(file: String, golden: String) throws {
     let configuration = TiltConfiguration()
-    let source = try RecordingSource.open(path: Self.path(file), configuration: configuration)
+    let source = try Recording.open(path: Self.path(file), configuration: configuration)
     #expect(try Self.jsonl(source, configuration: configuration) == (try Self.golden(golden)))
   }
 
   /// The accelerometer's range goes from the recording's absinfo (±32768
   /// at 8192 units per g) to the fusion, which so knows a clipped reading.
   @Test func theAccelerometerRangeReachesTheFusion() throws {
-    let source = try RecordingSource.open(
+    let source = try Recording.open(
       path: Self.path("recordings/demo.evemu"), configuration: .init())
-    #expect(source.accelerometerRange == 4)
+    #expect(source.capabilities.accelerometerRange == 4)
     // ±2097152 at 1024 units per °/s: 2048 °/s.
-    #expect(source.gyroscopeRange == 2048 * .pi / 180)
+    #expect(source.capabilities.gyroscopeRange == 2048 * .pi / 180)
     let pipeline = TiltPipeline(
-      configuration: .init(), hasGyroscope: true, accelerometerRange: source.accelerometerRange,
-      gyroscopeRange: source.gyroscopeRange, sink: FrameHandlerSink { _ in })
+      configuration: .init(), hasGyroscope: true,
+      accelerometerRange: source.capabilities.accelerometerRange,
+      gyroscopeRange: source.capabilities.gyroscopeRange, sink: FrameHandlerSink { _ in })
     #expect(pipeline.manager.configuration.fusionParameters.accelerometerRange == 4)
     #expect(pipeline.manager.configuration.fusionParameters.gyroscopeRange == 2048 * .pi / 180)
   }
@@ -104,8 +105,8 @@ import TiltCard
     var frames: [CardFrame] = []
     let pipeline = TiltPipeline(
       configuration: configuration, hasGyroscope: false, sink: FrameHandlerSink { frames += $0 })
-    func sample(_ t: Double) -> SourceItem {
-      SourceItem(
+    func sample(_ t: Double) -> MotionStep {
+      MotionStep(
         time: t, motion: MotionSample(time: t, acceleration: Vector3(0, 0, 1)), pressedButtons: [])
     }
     for i in 0..<50 { try pipeline.take(sample(Double(i) / 100)) }
@@ -153,10 +154,10 @@ private final class Participant: LoopParticipant {
   @Test func aParticipantJoinsThePacedReplay() throws {
     var frames: [CardFrame] = []
     let configuration = TiltConfiguration()
-    let source = try RecordingSource.open(
+    let source = try Recording.open(
       path: PipelineTests.path("recordings/roll-pitch.csv"), configuration: configuration)
     let pipeline = TiltPipeline(
-      configuration: configuration, hasGyroscope: source.hasGyroscope,
+      configuration: configuration, hasGyroscope: source.capabilities.hasGyroscope,
       sink: FrameHandlerSink { frames += $0 })
     let participant = Participant(pipeline: pipeline, after: 0.1)
     try play(source, through: pipeline, speed: 2, participants: [participant])  // 1.5 s of wall time if nobody ends it
@@ -188,10 +189,10 @@ private final class EagerParticipant: LoopParticipant {
   /// frame of a motion waited for the device's next event that way).
   @Test func aDeadlineOfNowIsServedAtOnce() throws {
     let configuration = TiltConfiguration()
-    let source = try RecordingSource.open(
+    let source = try Recording.open(
       path: PipelineTests.path("recordings/roll-pitch.csv"), configuration: configuration)
     let pipeline = TiltPipeline(
-      configuration: configuration, hasGyroscope: source.hasGyroscope,
+      configuration: configuration, hasGyroscope: source.capabilities.hasGyroscope,
       sink: FrameHandlerSink { _ in })
     let eager = EagerParticipant()
     let start = LoopClock.now()
@@ -254,7 +255,7 @@ private final class Commander: LoopParticipant {
     // makes a frame; every frame there comes from a command.
     let source = try DemoMotionSource(configuration: configuration)
     let pipeline = TiltPipeline(
-      configuration: configuration, hasGyroscope: source.hasGyroscope,
+      configuration: configuration, hasGyroscope: source.capabilities.hasGyroscope,
       sink: FrameHandlerSink { frames += $0 })
     let commander = Commander(
       pipeline: pipeline,

@@ -4,7 +4,7 @@ import Tilt
 /// A compile-time check, not a test: this file builds only while each of the
 /// library's values is `Sendable` (Swift 6), so that it may cross tasks.
 private let sendableCompileTimeCheck: [any Sendable.Type] = [
-  SourceItem.self, DemoMotionSource.self, DeviceListing.self, DeviceListing.Entry.self,
+  MotionStep.self, DemoMotionSource.self, DeviceListing.self, DeviceListing.Entry.self,
   EventLoop.EndHandle.self, TiltConfiguration.self,
 ]
 

@@ -21,7 +21,7 @@ import Tilt
 
   static let path = "/dev/input/event4"
 
-  static let allTiltErrors: [TiltError] = [
+  static let allMotionErrors: [MotionError] = [
     .noInputDevices(directory: "/dev/input"),
     .noMotionDevice(directory: "/dev/input", count: 3),
     .devicesNotReadable(count: 2, first: .permissionDenied(path)),
@@ -39,7 +39,7 @@ import Tilt
   ]
 
   @Test func noDescriptionNamesAToolOrItsFlags() {
-    var texts = Self.allTiltErrors.map(\.description)
+    var texts = Self.allMotionErrors.map(\.description)
     texts += [
       StoreError(path: "/state/tilt/pad.json", problem: "cannot be read").description,
       IgnoredMountMatrix(device: Self.path, origin: .udev, problem: "3 rows").description,
@@ -79,7 +79,7 @@ import Tilt
 
   /// Every case names the node, file or directory it is about.
   @Test func everyDescriptionNamesItsPath() {
-    for error in Self.allTiltErrors {
+    for error in Self.allMotionErrors {
       #expect(error.description.contains(error.path), "\(error)")
     }
   }
@@ -93,9 +93,9 @@ import Tilt
     #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
     defer { try? FileManager.default.removeItem(atPath: path) }
     do {
-      _ = try RecordingSource.open(path: path, configuration: TiltConfiguration())
+      _ = try Recording.open(path: path, configuration: TiltConfiguration())
       Issue.record("a recording of keys opened as a motion source")
-    } catch let error as TiltError {
+    } catch let error as MotionError {
       switch error {
       case .notAMotionDevice(let file, let name, let reason, let isRecording):
         #expect(file == path && name == "keys" && isRecording)
@@ -131,7 +131,7 @@ import Tilt
     #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
     defer { try? FileManager.default.removeItem(atPath: path) }
     do {
-      var source = try RecordingSource.open(path: path, configuration: TiltConfiguration())
+      var source = try Recording.open(path: path, configuration: TiltConfiguration())
       while try source.next() != nil {}
       Issue.record("a damaged recording played")
     } catch let error as RecordingError {

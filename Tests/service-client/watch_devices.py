@@ -9,12 +9,11 @@ Prints the devices listed, then touches READY_FILE, waits for COUNT signals
 import sys
 
 from jeepney import MatchRule
-from jeepney.io.blocking import open_dbus_connection
 from jeepney.low_level import HeaderFields
 from motion_client import MANAGER, Client
 
 address, ready, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
-client = Client(open_dbus_connection(bus=address))
+client = Client(address)
 print("listed", " ".join(client.list_devices()))
 signals = client.watch(MatchRule(type="signal", interface="org.tilt.Motion1", path=MANAGER))
 open(ready, "w").close()

@@ -26,6 +26,8 @@ import busclient
 import dsuclient
 import vmdevices as dev
 
+DEVICE = busclient.DEVICE_INTERFACE
+
 S = None  # scenarios.py, the module that runs these
 
 # Card axes from device axes, udev's "a,b,c; d,e,f; g,h,i" rows: card x = device y,
@@ -73,23 +75,7 @@ def s50_mount_matrix_calibrate_live():
         err = max(abs(a - b) for a, b in zip(stored, expected))
         S.check(err < 0.05, "calibrate stored %s deg/s; in the mounted frame the bias is %s (unmounted %s)"
                 % (stored, expected, bias))
-        os.environ["XDG_STATE_HOME"] = state
-        try:
-            live = S.Watched(S.cli("live", "--device", node, "--format", "jsonl", "--every-sample"),
-                             S.log("s50-live.txt"))
-        finally:
-            del os.environ["XDG_STATE_HOME"]
-        try:
-            live.wait_open(node)
-            time.sleep(1.0)
-            rc = live.interrupt()
-            S.check(rc == 0, "live did not exit cleanly: " + live.describe_exit())
-        finally:
-            live.kill()
-            live.save_log()
-        frames = [f for f in live.frames() if f.get("rotationRate")]
-        S.check(len(frames) > 20, "live wrote %d frames with a rotation rate" % len(frames))
-        worst = max(S._rate_norm(f) for f in frames[:25])
+        worst = S._live_first_rates(node, state, "s50-live.txt")
         S.check(worst < 0.2, "live's first rotation rates reach %.3f deg/s: the stored bias %s is not the one "
                 "it reads (%s)" % (worst, stored, expected))
     finally:
@@ -151,7 +137,7 @@ def _device_path(client, node, timeout=10):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         for path in client.list_devices():
-            if client.get(path, "Node") == node:
+            if client.get(path, DEVICE, "Node") == node:
                 return path
         time.sleep(0.1)
     raise S.Failure("no device of ListDevices has Node %s" % node)
@@ -172,8 +158,8 @@ def _service_on(number, device, replug):
         client = busclient.Client(bus.address)
         client.watch_manager()
         path = _device_path(client, device.node)
-        S.check(client.get(path, "Kind") == "imu" and client.get(path, "HasGyroscope") is True,
-                "%s: Kind %r, HasGyroscope %r" % (path, client.get(path, "Kind"), client.get(path, "HasGyroscope")))
+        S.check(client.get(path, DEVICE, "Kind") == "imu" and client.get(path, DEVICE, "HasGyroscope") is True,
+                "%s: Kind %r, HasGyroscope %r" % (path, client.get(path, DEVICE, "Kind"), client.get(path, DEVICE, "HasGyroscope")))
         time.sleep(1.0)
         S.check(not proc.holds(device.node), "%s is open with no claim" % device.node)
         v0, _, _ = proc.context_switches()
@@ -181,8 +167,8 @@ def _service_on(number, device, replug):
         v1, _, _ = proc.context_switches()
         figures["idle"] = v1 - v0
         S.check(figures["idle"] <= 15, "no claim: %d context switches in 5 s" % figures["idle"])
-        S.check(client.get(path, "Claimed") is False and client.get(path, "Rate") == 0.0,
-                "no claim: Claimed %r, Rate %r" % (client.get(path, "Claimed"), client.get(path, "Rate")))
+        S.check(client.get(path, DEVICE, "Claimed") is False and client.get(path, DEVICE, "Rate") == 0.0,
+                "no claim: Claimed %r, Rate %r" % (client.get(path, DEVICE, "Claimed"), client.get(path, DEVICE, "Rate")))
 
         asked = time.monotonic()
         client.claim(path, 0.01)
@@ -220,8 +206,8 @@ def _service_on(number, device, replug):
         gravity = motions[-1][3]
         S.check(rest < 0.1, "at rest with the bias removed the rotation rate reaches %.3f deg/s" % rest)
         S.check(abs(gravity[2] + 1) < 0.02, "face up, gravity %s (expected (0, 0, -1))" % (gravity,))
-        bias = client.get(path, "GyroscopeBias")
-        S.check(client.get(path, "Claimed") is True, "Claimed is not true under a claim")
+        bias = client.get(path, DEVICE, "GyroscopeBias")
+        S.check(client.get(path, DEVICE, "Claimed") is True, "Claimed is not true under a claim")
         client.release(path)
         released = time.monotonic()
         time.sleep(6)  # the DSU subscription lapses 5 s after its last request

@@ -990,6 +990,29 @@ def _rate_norm(frame):
     return math.sqrt(sum(x * x for x in frame["rotationRate"]))
 
 
+def _live_first_rates(node, state, log_name):
+    """Runs `live` of `node` for a second with the biases stored under
+    `state` (XDG_STATE_HOME): checks that it exits cleanly and writes more
+    than 20 frames with a rotation rate; the largest of the first 25 rates
+    (deg/s)."""
+    os.environ["XDG_STATE_HOME"] = state
+    try:
+        live = Watched(cli("live", "--device", node, "--format", "jsonl", "--every-sample"), log(log_name))
+    finally:
+        del os.environ["XDG_STATE_HOME"]
+    try:
+        live.wait_open(node)
+        time.sleep(1.0)
+        rc = live.interrupt()
+        check(rc == 0, "live did not exit cleanly: " + live.describe_exit())
+    finally:
+        live.kill()
+        live.save_log()
+    frames = [f for f in live.frames() if f.get("rotationRate")]
+    check(len(frames) > 20, "live wrote %d frames with a rotation rate" % len(frames))
+    return max(_rate_norm(f) for f in frames[:25])
+
+
 def s17_calibrate():
     """calibrate measures a still pad's gyroscope bias and stores it; live then
     starts from it (its first rotation rates are already ~0); a pad that moves,
@@ -1018,23 +1041,7 @@ def s17_calibrate():
         stored = os.listdir(os.path.join(state, "tilt"))
         check(len(stored) == 1, "expected one stored bias file, found %s" % stored)
 
-        os.environ["XDG_STATE_HOME"] = state
-        try:
-            live = Watched(cli("live", "--device", node, "--format", "jsonl", "--every-sample"),
-                           log("s17-live.txt"))
-        finally:
-            del os.environ["XDG_STATE_HOME"]
-        try:
-            live.wait_open(node)
-            time.sleep(1.0)
-            rc = live.interrupt()
-            check(rc == 0, "live did not exit cleanly: " + live.describe_exit())
-        finally:
-            live.kill()
-            live.save_log()
-        frames = [f for f in live.frames() if f.get("rotationRate")]
-        check(len(frames) > 20, "live wrote %d frames with a rotation rate" % len(frames))
-        worst = max(_rate_norm(f) for f in frames[:25])
+        worst = _live_first_rates(node, state, "s17-live.txt")
         check(worst < 0.2, "with the stored bias live's first rotation rates reach %.3f deg/s (the bias is %.2f)"
               % (worst, math.sqrt(sum(x * x for x in bias))))
         stop.set()

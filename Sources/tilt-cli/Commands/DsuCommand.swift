@@ -60,7 +60,7 @@ enum DsuCommand: Command {
     configuration.gyroBiasStore = GyroBiasStore()
     let server = try DSUServer(
       host: listen.host, port: listen.port, allowList: allowList,
-      source: replay.map { .recording(path: $0) } ?? .live(devices: named),
+      selection: replay.map { .recording(path: $0) } ?? .live(devices: named),
       deviceConfiguration: configuration)
     StandardError.write("serving DSU on udp://\(server.address)\n")
     let status = DSUStatusDisplay(

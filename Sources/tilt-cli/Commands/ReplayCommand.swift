@@ -47,7 +47,7 @@ enum ReplayCommand: Command {
           + "(the default when writing a file; give --speed 1)")
     }
     let configuration = try options.tiltConfiguration()
-    let source = try RecordingSource.open(path: path, configuration: configuration)
+    let source = try Recording.open(path: path, configuration: configuration)
     for note in source.notes { StandardError.write("tilt-cli replay: \(note)\n") }
     return try play(
       source, options: options, configuration: configuration, speed: speed,

@@ -66,7 +66,7 @@ extension PipelineOptions {
   }
 }
 
-extension RecordingSource {
+extension Recording {
   /// A recording as the options decode it.
   static func open(path: String, options: PipelineOptions) throws -> any MotionSource {
     try open(path: path, configuration: options.tiltConfiguration())

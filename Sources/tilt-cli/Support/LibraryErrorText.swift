@@ -8,14 +8,14 @@ enum LibraryErrorText {
   /// `error` in the tool's words.
   static func describe(_ error: any Error) -> String {
     switch error {
-    case let error as TiltError: return describe(error)
+    case let error as MotionError: return describe(error)
     case let error as DeviceError: return describe(error)
     case let error as StoreError: return describe(error)
     default: return "\(error)"
     }
   }
 
-  static func describe(_ error: TiltError) -> String {
+  static func describe(_ error: MotionError) -> String {
     switch error {
     case .noInputDevices(let directory):
       return "no input devices in \(directory); attach a motion sensor or joystick, "
@@ -29,10 +29,10 @@ enum LibraryErrorText {
       return "no motion device with a gyroscope in \(directory) (an accelerometer needs no "
         + "calibration); attach a gamepad or IMU, or pass --device PATH"
     case .notAMotionDevice(let path, let name, let reason, isRecording: false):
-      return TiltError.cannotDrive(path, name, reason)
+      return MotionError.cannotDrive(path, name, reason)
         + " See 'tilt-cli devices' for the devices that can."
     case .notAMotionDevice(let path, let name, let reason, isRecording: true):
-      return TiltError.cannotDrive(path, name, reason)
+      return MotionError.cannotDrive(path, name, reason)
         + " Replay a recording of an accelerometer, an IMU or a joystick "
         + "('tilt-cli info FILE' tells what a file is)."
     case .noIIOSensor(let reference, let directory):
@@ -42,7 +42,7 @@ enum LibraryErrorText {
       return "\(path): the device moved during the measurement; lay it on a table "
         + "(or hold it still) and run 'tilt-cli calibrate' again. Nothing was stored."
     case .turnedDuringCalibration(let path, let rate):
-      return TiltError.turned(path, rate)
+      return MotionError.turned(path, rate)
         + "; lay it on a table and run 'tilt-cli calibrate' again. Nothing was stored."
     case .noGyroscope, .deviceGone, .cannotWatch, .noGyroscopeSamples:
       return error.description

@@ -66,7 +66,7 @@ func lifecycle(device: String) throws {
   do {
     try manager.run()
     say("ended")
-  } catch TiltError.deviceGone(let path) {
+  } catch MotionError.deviceGone(let path) {
     say("gone \(path)")
   }
 }

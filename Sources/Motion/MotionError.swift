@@ -11,7 +11,7 @@ import SystemCalls
 /// An app switches on the case. Each description is one line that names the
 /// device or directory, says what is wrong and what to do, in words that name
 /// no command-line tool (a tool maps the cases to its own flags).
-public enum TiltError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum MotionError: Error, Hashable, Sendable, CustomStringConvertible {
   /// No event nodes at all in `directory`.
   case noInputDevices(directory: String)
   /// Input devices in `directory` (`count` of them), none of which can drive the card.
@@ -111,3 +111,7 @@ public enum TiltError: Error, Hashable, Sendable, CustomStringConvertible {
       + " deg/s on an axis): the device was turning"
   }
 }
+
+/// The name ``MotionError`` had before 0.4.0.
+@available(*, deprecated, renamed: "MotionError")
+public typealias TiltError = MotionError

@@ -1,8 +1,8 @@
 import SystemCalls
 
-/// What a path given as a source is, before it is opened: a device node, a
-/// directory, or something else (a recording).
-public enum SourcePath {
+/// What a path given as the input is, before it is opened (``MotionInput``):
+/// a device node, a directory, or something else (a recording).
+public enum InputPath {
   public enum Kind: Hashable, Sendable {
     /// A character device: a live `/dev/input/eventN` or `/dev/iio:deviceN`.
     case characterDevice
@@ -21,3 +21,7 @@ public enum SourcePath {
     }
   }
 }
+
+/// The name ``InputPath`` had before 0.4.0.
+@available(*, deprecated, renamed: "InputPath")
+public typealias SourcePath = InputPath
