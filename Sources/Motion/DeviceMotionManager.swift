@@ -265,9 +265,9 @@ public final class DeviceMotionManager: LoopParticipant, LoopRunning {
     // A participant's command may have stopped or started updates since.
     try followProcessor()
     let mine = ready.intersection(device.pollDescriptors)
-    if !deviceEnded, !readsWhen() {
-      // The consumer has no room: nothing is read until it wakes the loop.
-    } else if let items = try device.readSteps(ready: ready) {
+    // While a consumer has no room nothing is read: it wakes the loop when it has.
+    let read = try deviceEnded || readsWhen() ? device.readSteps(ready: ready) : []
+    if let items = read {
       deviceEnded = false
       if policy.buttonsStartUpdates {
         try processor.take(items)

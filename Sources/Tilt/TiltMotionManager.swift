@@ -8,7 +8,9 @@ import TiltCard
 /// a live evdev node, an IIO sensor or a recording. The device, its
 /// lifecycle and the loop are Motion's ``DeviceMotionManager`` (``motion``);
 /// this class is the card on top of it: the pipeline as its processor, the
-/// card's policy for what stays open, the sink.
+/// card's policy for what stays open, the sink. Its Core Motion surface
+/// (the update interval, availability, start, stop, ``onLifecycle``) is
+/// ``motion``'s, forwarded.
 ///
 /// A live device is opened from a path (or the first motion device found),
 /// with its paired button node and its mount matrix (the configuration's,

@@ -53,7 +53,7 @@ import Testing
     print(
       "slow consumer: \(taken) updates taken, \(reads) steps read, largest lag of a read "
         + "behind the recording's clock \(Int(lag * 1000)) ms, most buffered \(buffering.most), "
-        + "\(buffering.dropped) dropped, newest gaps \(gaps.map { Int($0 * 1000) }) ms")
+        + "\(buffering.dropped) dropped, newest gaps \(gaps.map { Int(($0 * 1e6).rounded()) }) µs")
     // The loop read every step while the consumer slept: about one update a second.
     #expect(reads == Self.rateHz * Self.seconds)
     #expect(taken <= Self.seconds + 3)
