@@ -11,7 +11,7 @@ import Testing
 /// loop reads no more than the stream has room for, and nothing is dropped.
 @Suite struct SlowConsumerTests {
   static let rateHz = 1000
-  static let seconds = 3
+  static let seconds = 4
   /// A display frame at 60 Hz: how stale the update a consumer gets may be.
   static let displayInterval = 1.0 / 60
 
