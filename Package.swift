@@ -35,7 +35,7 @@ let package = Package(
     .target(name: "SensorData", dependencies: ["SystemCalls"]),
     // Live devices, through libevdev.
     .target(
-      name: "Evdev", dependencies: ["CEvdev", "SensorData", "SystemCalls"]),
+      name: "Evdev", dependencies: ["CEvdev", "SensorData", "PollLoop", "SystemCalls"]),
     // The one loop: descriptors, deadlines on one monotonic clock, signals on
     // request. Everything that waits is run by it.
     .target(name: "PollLoop", dependencies: ["SystemCalls"]),
@@ -66,7 +66,7 @@ let package = Package(
     // What `devices` and `info` print of devices and recordings, on Motion.
     .target(
       name: "Reports",
-      dependencies: ["Motion", "Evdev", "SensorData", "IIO", "PollLoop", "SystemCalls", "JSON"]),
+      dependencies: ["Motion", "Evdev", "SensorData", "IIO", "SystemCalls", "JSON"]),
     // The card's run with its live page: the card's manager served by CardServer.
     .target(
       name: "CardPage", dependencies: ["Tilt", "CardServer", "TiltCard", "SystemCalls"]),
@@ -118,8 +118,8 @@ let package = Package(
       name: "SensorDataTests", dependencies: ["SensorData", "TestTools"]),
     .testTarget(
       name: "EvdevTests",
-      dependencies: ["Evdev", "SensorData", "CEvdev", "SystemCalls", "TestTools"]),
-    .testTarget(name: "IIOTests", dependencies: ["IIO", "SensorData"]),
+      dependencies: ["Evdev", "SensorData", "CEvdev", "PollLoop", "SystemCalls", "TestTools"]),
+    .testTarget(name: "IIOTests", dependencies: ["IIO", "SensorData", "PollLoop", "SystemCalls"]),
     .testTarget(
       name: "AttitudeTests",
       dependencies: ["Attitude", "SensorData", "MotionSimulator", "TestTools"]),
@@ -130,7 +130,7 @@ let package = Package(
     .testTarget(
       name: "MotionTests",
       dependencies: [
-        "Motion", "Attitude", "SensorData", "IIO", "SystemCalls", "TestTools",
+        "Motion", "PollLoop", "Attitude", "SensorData", "IIO", "SystemCalls", "TestTools",
       ]),
     .testTarget(
       name: "TiltTests",

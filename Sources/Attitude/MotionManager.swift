@@ -28,7 +28,9 @@ public final class MotionManager {
   /// accelerometer alone, which corrects the inclination slowly.
   public var isDeviceMotionAvailable: Bool { configuration.fusion != .gyro || hasGyroscope }
   public private(set) var isDeviceMotionActive = false
-  /// Seconds of sample time between handler calls; 0 calls it for every sample.
+  /// Seconds of sample time between handler calls; 0 calls it for every
+  /// sample. The one place updates are throttled: the managers built on
+  /// this one (Motion's `DeviceMotionManager`, Tilt's card) forward theirs here.
   public var deviceMotionUpdateInterval: Double = 0
   /// The latest output, for callers that poll.
   public private(set) var deviceMotion: DeviceMotion?

@@ -1,6 +1,3 @@
-import PollLoop
-import SystemCalls
-
 /// How fast an IIO buffer delivered its scans, from their `in_timestamp`s
 /// (`info --measure`): the effective rate and the intervals' spread.
 public struct IIORate: Hashable, Sendable {
@@ -40,21 +37,5 @@ public struct IIORate: Hashable, Sendable {
       .squareRoot()
     intervalP99Ms = sorted[max(0, Int((0.99 * Double(sorted.count)).rounded(.up)) - 1)]
     gapCount = median > 0 ? intervals.filter { $0 > 1.5 * median }.count : 0
-  }
-}
-
-extension IIOStream {
-  /// Reads the buffer for `seconds` of wall time and measures its scans'
-  /// timing; `nil` for a polled stream (its rate is the poller's).
-  public func measureRate(seconds: Double) throws -> IIORate? {
-    guard let fd = fileDescriptor else { return nil }
-    var timestamps: [Int64] = []
-    let loop = try EventLoop()
-    defer { loop.end() }
-    let reading = ClosureParticipant(descriptors: { [fd] }) { [self] ready in
-      if ready.contains(fd) { timestamps += try read().map(\.timestampNanoseconds) }
-    }
-    try loop.run([reading], until: .now + .seconds(seconds))
-    return IIORate(timestampsNanoseconds: timestamps)
   }
 }

@@ -44,16 +44,19 @@ public struct AsyncMotionManager: Sendable {
   /// ``deviceMotionUpdateInterval``), oldest first. `buffering` says what
   /// happens when the consumer falls behind; by default ``UpdateBuffering/newest(_:)``
   /// with 1 for a device or a paced replay (the latest motion, never a stale
-  /// queue), ``UpdateBuffering/waitsForConsumer(_:)`` with 64 for a replay as
-  /// fast as possible (every sample).
+  /// queue; the loop never waits), ``UpdateBuffering/waitsForConsumer(_:)``
+  /// with 64 for a replay as fast as possible (every sample, read as the
+  /// consumer takes them).
   public func updates(buffering: UpdateBuffering? = nil) -> MotionUpdateSequence<DeviceMotion> {
     let manager = self
-    return MotionUpdateSequence(buffering: buffering ?? defaultBuffering) { send, stop in
+    let buffering = (buffering ?? defaultBuffering).fitted(to: source)
+    return MotionUpdateSequence(buffering: buffering) { send, stop in
       let motion = DeviceMotionManager(
         stop.untilCancelled(manager.source, configuration: manager.configuration),
         configuration: manager.configuration)
       motion.deviceMotionUpdateInterval = manager.deviceMotionUpdateInterval
       motion.participants.append(stop)
+      motion.readsWhen = stop.hasRoom
       stop.onCancel = { [unowned motion] in motion.requestEnd() }
       try motion.startDeviceMotionUpdates(handler: send)
       try motion.run()
@@ -63,9 +66,6 @@ public struct AsyncMotionManager: Sendable {
   /// What a sequence of this source keeps when its consumer falls behind,
   /// unless told: every update of a replay at full speed, the newest otherwise.
   public var defaultBuffering: UpdateBuffering {
-    switch source {
-    case .recording(_, nil), .source(nil, _): return .waitsForConsumer(64)
-    default: return .newest(1)
-    }
+    source.isFullSpeedReplay ? .waitsForConsumer(64) : .newest(1)
   }
 }

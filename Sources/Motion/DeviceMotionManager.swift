@@ -56,7 +56,10 @@ public final class DeviceMotionManager: LoopParticipant, LoopRunning {
 
   public let input: MotionInput
   public let configuration: DeviceMotionConfiguration
-  /// Seconds of sample time between handler calls; 0 calls it for every sample.
+  /// Seconds of sample time between handler calls; 0 calls it for every
+  /// sample. Attitude's `MotionManager` of the processor throttles the
+  /// handler (the one place); a live device read by Attitude alone is then
+  /// read once an interval.
   public var deviceMotionUpdateInterval = 0.0 {
     didSet { applyInterval() }
   }
@@ -81,6 +84,10 @@ public final class DeviceMotionManager: LoopParticipant, LoopRunning {
   public var onRecordingEnd: ((Double) -> Void)?
   /// Called with each ``LifecycleEvent``, on the loop's thread.
   public var onLifecycle: (LifecycleEvent) -> Void = { _ in }
+  /// Whether the device may be read this turn: an async consumer that paces
+  /// a replay at full speed says no while it has no room, and wakes the loop
+  /// when it has (``UpdateStop``). A device or a paced replay is always read.
+  package var readsWhen: () -> Bool = { true }
 
   /// The device, once opened.
   public private(set) var device: (any MotionDevice)?
@@ -149,11 +156,11 @@ public final class DeviceMotionManager: LoopParticipant, LoopRunning {
 
   /// Opens the source (the first time) or reopens the device, and calls
   /// `handler` with each motion, or one per ``deviceMotionUpdateInterval``.
-  /// With a consumer's processor the handler is not used: the consumer's
-  /// updates start.
+  /// With a consumer's processor (a card) the handler gets the motion its
+  /// fusion makes, and the consumer's updates start.
   public func startDeviceMotionUpdates(handler: ((DeviceMotion) -> Void)? = nil) throws {
     if device == nil { try open() }
-    updates?.handler = handler
+    processor?.motionHandler = handler
     try processor?.start()
     try followProcessor()
   }
@@ -161,7 +168,7 @@ public final class DeviceMotionManager: LoopParticipant, LoopRunning {
   /// Stops updates and closes the device's motion node at once (a recording
   /// is held where it is). Samples of a batch already read are dropped.
   public func stopDeviceMotionUpdates() throws {
-    updates?.handler = nil
+    processor?.motionHandler = nil
     try processor?.stop()
     try followProcessor()
   }
@@ -213,7 +220,7 @@ public final class DeviceMotionManager: LoopParticipant, LoopRunning {
   }
 
   private func applyInterval() {
-    updates?.manager.deviceMotionUpdateInterval = deviceMotionUpdateInterval
+    processor?.motionManager?.deviceMotionUpdateInterval = deviceMotionUpdateInterval
     if processor == nil || updates != nil {
       device?.readInterval = deviceMotionUpdateInterval > 0 ? deviceMotionUpdateInterval : nil
     }
@@ -231,7 +238,10 @@ public final class DeviceMotionManager: LoopParticipant, LoopRunning {
     let wake = processor?.wakeTime.flatMap(device.wakeDelay(until:)).map {
       MonotonicInstant.now + .seconds($0)
     }
-    guard deviceEnded else { return [wake, device.deadline].compactMap { $0 }.min() }
+    guard deviceEnded else {
+      guard readsWhen() else { return wake }
+      return [wake, device.deadline].compactMap { $0 }.min()
+    }
     // At the end of a recording: the rest of the processor's wake-ups, then its end.
     if reportedEnd || settling(device) { return wake }
     return .now
@@ -255,7 +265,9 @@ public final class DeviceMotionManager: LoopParticipant, LoopRunning {
     // A participant's command may have stopped or started updates since.
     try followProcessor()
     let mine = ready.intersection(device.pollDescriptors)
-    if let items = try device.readSteps(ready: ready) {
+    // While a consumer has no room nothing is read: it wakes the loop when it has.
+    let read = try deviceEnded || readsWhen() ? device.readSteps(ready: ready) : []
+    if let items = read {
       deviceEnded = false
       if policy.buttonsStartUpdates {
         try processor.take(items)

@@ -32,7 +32,7 @@ public final class GyroCalibrator {
   public let devicePath: String
   /// The device as the bias store knows it (an IIO IMU: its accelerometer and gyroscope).
   public var info: DeviceInfo { samples.info }
-  private let samples: any CalibrationSamples
+  let samples: any CalibrationSamples
 
   /// Opens `devicePath`, an evdev node or an IIO sensor (`/dev/iio:deviceN`:
   /// its accelerometer with the gyroscope of its hub); fails when it has no
@@ -48,36 +48,54 @@ public final class GyroCalibrator {
     }
   }
 
+  /// Measures `samples` (a test's).
+  init(samples: any CalibrationSamples, devicePath: String) {
+    self.devicePath = devicePath
+    self.samples = samples
+  }
+
   deinit { samples.close() }
 
-  /// Reads the device for `seconds` of wall time, calling `progress` with
+  /// The measurement of ``measure(seconds:progress:)`` as a participant of
+  /// the app's loop: it starts now, calls `progress` with the fraction done
+  /// (0…1) as samples arrive, and `completion` once with the result or the
+  /// error (the failures of ``measure(seconds:progress:)``).
+  public func measurement(
+    seconds: Double, progress: @escaping (Double) -> Void = { _ in },
+    completion: @escaping (Swift.Result<Result, any Error>) -> Void = { _ in }
+  ) -> GyroCalibration {
+    GyroCalibration(
+      calibrator: self, seconds: seconds, progress: progress, completion: completion)
+  }
+
+  /// Reads the device for `seconds` of wall time on a loop of its own (a
+  /// ``measurement(seconds:progress:completion:)``), calling `progress` with
   /// the fraction done (0…1) as samples arrive. Fails when the device moved
   /// (its readings varied: motion is variation, not size), read a steady
   /// rate beyond ``maximumBiasDegreesPerSecond`` (a turn), went away or sent
   /// nothing.
   public func measure(seconds: Double, progress: (Double) -> Void = { _ in }) throws -> Result {
-    var calibration = GyroBiasCalibration()
-    let loop = try EventLoop()
-    defer { loop.end() }
-    let end = MonotonicInstant.now + .seconds(seconds)
-    progress(0)
     try withoutActuallyEscaping(progress) { progress in
-      let reading = ClosureParticipant(
-        descriptors: { [samples] in samples.pollDescriptors },
-        deadline: { [samples] in samples.deadline },
-        service: { [samples, devicePath] ready in
-          for motion in try samples.read(ready: ready) {
-            calibration.add(motion)
-            if calibration.hasMoved {
-              throw MotionError.movedDuringCalibration(path: devicePath)
-            }
-          }
-          let left = MonotonicInstant.now.duration(to: end).seconds
-          progress(min(1, max(0, 1 - left / seconds)))
-        })
-      try loop.run([reading], until: end)
+      let run = measurement(seconds: seconds, progress: progress)
+      let loop = try EventLoop()
+      defer { loop.end() }
+      while true {
+        if let outcome = run.outcome { return try outcome.get() }
+        try loop.run([run], done: { run.isFinished })
+      }
     }
-    progress(1)
+  }
+
+  /// Adds a sample; throws when the device moved.
+  func add(_ motion: MotionSample, to calibration: inout GyroBiasCalibration) throws {
+    calibration.add(motion)
+    if calibration.hasMoved {
+      throw MotionError.movedDuringCalibration(path: devicePath)
+    }
+  }
+
+  /// What a measurement of `seconds` found, or why it failed.
+  func result(of calibration: GyroBiasCalibration, seconds: Double) throws -> Result {
     if calibration.isBeyondMaximum, let mean = calibration.bias {
       throw MotionError.turnedDuringCalibration(
         path: devicePath, rateDegreesPerSecond: mean * (180 / .pi))

@@ -7,6 +7,10 @@ import Attitude
 public protocol MotionProcessor: AnyObject {
   /// The fusion the steps go through, if any; the device's stored bias seeds it.
   var motionManager: MotionManager? { get }
+  /// The app's handler: called by ``motionManager``'s update handler, so
+  /// with one motion per its `deviceMotionUpdateInterval` (the one place
+  /// updates are throttled). ``DeviceMotionManager`` sets it.
+  var motionHandler: ((DeviceMotion) -> Void)? { get set }
   /// Whether updates run.
   var isActive: Bool { get }
   /// Stopped by an idle stop, which does not hold a recording.
@@ -43,6 +47,11 @@ public protocol MotionProcessor: AnyObject {
 
 extension MotionProcessor {
   public var motionManager: MotionManager? { nil }
+  /// No handler: a processor without a fusion makes no motion.
+  public var motionHandler: ((DeviceMotion) -> Void)? {
+    get { nil }
+    set {}
+  }
   public func take(_ items: [MotionStep]) throws {
     for item in items { try take(item) }
   }
@@ -67,6 +76,10 @@ public final class MotionUpdates: MotionProcessor {
   public var motionManager: MotionManager? { manager }
   /// Called with each motion (or one per the manager's update interval).
   public var handler: ((DeviceMotion) -> Void)?
+  public var motionHandler: ((DeviceMotion) -> Void)? {
+    get { handler }
+    set { handler = newValue }
+  }
 
   /// A motion manager for `device`: `configuration` with the device's ranges.
   public init(configuration: MotionConfiguration, device: any MotionDevice) {

@@ -38,6 +38,10 @@ public struct MotionUpdateSequence<Element: Sendable>: AsyncSequence, Sendable {
       self.updates = updates
     }
 
+    /// The most updates the stream has held at once, and how many it
+    /// dropped for newer ones (what a test of a slow consumer measures).
+    package var buffering: (most: Int, dropped: Int) { channel.buffering }
+
     /// The next update; `nil` at the end, and once the task is cancelled.
     /// At the end (also by an error) the loop has closed the source before
     /// this returns.

@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 import SystemCalls
 
@@ -6,20 +5,34 @@ import SystemCalls
 /// the buffering, cancellation, and the loop's end. The stream of updates
 /// itself is the iterator's alone: when the iterator is dropped (`break`),
 /// the stream ends, which cancels the loop.
+///
+/// The loop's thread never waits here. With ``UpdateBuffering/newest(_:)``
+/// the stream drops the oldest update for a new one; with
+/// ``UpdateBuffering/waitsForConsumer(_:)`` the loop asks ``hasRoom`` before
+/// it reads more of its source, and the consumer's taking an update wakes
+/// its `poll()` when room comes back.
 package final class UpdateChannel<Element: Sendable>: Sendable {
   private let continuation: AsyncThrowingStream<Element, any Error>.Continuation
-  /// Wakes the loop from its `poll()` when the consumer goes away, or why
-  /// there is no such pipe (the loop ends with that error at its start).
+  /// Wakes the loop from its `poll()` when the consumer goes away or makes
+  /// room, or why there is no such pipe (the loop ends with that error at its start).
   package let wake: Result<WakePipe, any Error>
-  /// With ``UpdateBuffering/waitsForConsumer(_:)``: one permit per update
-  /// the stream may hold.
-  private let permits: DispatchSemaphore?
+  /// With ``UpdateBuffering/waitsForConsumer(_:)``: how many updates the
+  /// stream may hold before the loop stops reading; `nil` with newest.
+  private let room: Int?
+  /// With ``UpdateBuffering/newest(_:)``: how many the stream keeps.
+  private let newest: Int?
   private let state = Mutex(State())
 
   private struct State {
     var cancelled = false
     var ended = false
     var waiting: [CheckedContinuation<Void, Never>] = []
+    /// Updates in the stream, not yet taken.
+    var buffered = 0
+    /// The most ``buffered`` has been.
+    var mostBuffered = 0
+    /// Updates the stream dropped for newer ones.
+    var dropped = 0
   }
 
   /// A channel and the stream it feeds.
@@ -27,25 +40,29 @@ package final class UpdateChannel<Element: Sendable>: Sendable {
     UpdateChannel, AsyncThrowingStream<Element, any Error>
   ) {
     let policy: AsyncThrowingStream<Element, any Error>.Continuation.BufferingPolicy
-    var permits: DispatchSemaphore?
+    var room: Int?
+    var newest: Int?
     switch buffering {
     case .newest(let count):
+      newest = max(1, count)
       policy = .bufferingNewest(max(1, count))
     case .waitsForConsumer(let count):
+      // Bounded by the loop, which reads no more once `room` are waiting
+      // (past it by at most the updates of one read).
       policy = .unbounded
-      permits = DispatchSemaphore(value: max(1, count))
+      room = max(1, count)
     }
     let (stream, continuation) = AsyncThrowingStream.makeStream(
       of: Element.self, throwing: (any Error).self, bufferingPolicy: policy)
-    return (UpdateChannel(continuation: continuation, permits: permits), stream)
+    return (UpdateChannel(continuation: continuation, room: room, newest: newest), stream)
   }
 
   private init(
-    continuation: AsyncThrowingStream<Element, any Error>.Continuation,
-    permits: DispatchSemaphore?
+    continuation: AsyncThrowingStream<Element, any Error>.Continuation, room: Int?, newest: Int?
   ) {
     self.continuation = continuation
-    self.permits = permits
+    self.room = room
+    self.newest = newest
     wake = Result { try WakePipe() }
     continuation.onTermination = { [weak self] _ in self?.cancel() }
   }
@@ -53,20 +70,53 @@ package final class UpdateChannel<Element: Sendable>: Sendable {
   /// True once the consumer has gone (cancelled, or the iterator dropped).
   package var isCancelled: Bool { state.withLock { $0.cancelled } }
 
-  /// On the loop's thread: hands `element` to the consumer, first waiting
-  /// for room with ``UpdateBuffering/waitsForConsumer(_:)``. False once the
-  /// consumer has gone.
+  /// On the loop's thread: whether the loop may read more of its source.
+  /// Always with newest; with ``UpdateBuffering/waitsForConsumer(_:)``
+  /// while fewer than its count are waiting.
+  package var hasRoom: Bool {
+    guard let room else { return true }
+    return state.withLock { $0.buffered < room }
+  }
+
+  /// The most updates the stream has held at once, and how many it dropped.
+  package var buffering: (most: Int, dropped: Int) {
+    state.withLock { ($0.mostBuffered, $0.dropped) }
+  }
+
+  /// On the loop's thread: hands `element` to the consumer, at once. False
+  /// once the consumer has gone.
   @discardableResult
   package func send(_ element: Element) -> Bool {
     if isCancelled { return false }
-    permits?.wait()
-    if isCancelled { return false }
-    if case .terminated = continuation.yield(element) { return false }
+    switch continuation.yield(element) {
+    case .terminated: return false
+    case .dropped:
+      state.withLock { state in
+        state.dropped += 1
+        state.mostBuffered = max(state.mostBuffered, newest ?? 0)
+      }
+    case .enqueued(let remaining):
+      state.withLock { state in
+        state.buffered += 1
+        // The stream's own count where it keeps a limit (the consumer may
+        // have taken one it has not reported yet).
+        let held = newest.map { $0 - remaining } ?? state.buffered
+        state.mostBuffered = max(state.mostBuffered, held)
+      }
+    @unknown default: break
+    }
     return true
   }
 
-  /// On the consumer's side: an update was taken, so there is room for one more.
-  package func taken() { permits?.signal() }
+  /// On the consumer's side: an update was taken. When that makes room for
+  /// a loop that stopped reading, its `poll()` is woken.
+  package func taken() {
+    let madeRoom = state.withLock { state in
+      state.buffered = max(0, state.buffered - 1)
+      return room.map { state.buffered == $0 - 1 } ?? false
+    }
+    if madeRoom { try? wake.get().wake() }
+  }
 
   /// On the loop's thread, once the source is closed: the end, or the error.
   package func finish(throwing error: (any Error)?) {
@@ -93,8 +143,6 @@ package final class UpdateChannel<Element: Sendable>: Sendable {
 
   private func cancel() {
     state.withLock { $0.cancelled = true }
-    // Set before the signal: a loop waiting for room wakes and sees it.
-    permits?.signal()
     try? wake.get().wake()
   }
 }

@@ -12,7 +12,9 @@ enum UpdateThread {
     let thread = Thread {
       do {
         // Everything the loop opened is released when this call returns.
-        let stop = UpdateStop(wake: try channel.wake.get(), cancelled: { channel.isCancelled })
+        let stop = UpdateStop(
+          wake: try channel.wake.get(), cancelled: { channel.isCancelled },
+          hasRoom: { channel.hasRoom })
         if !stop.isCancelled { try loop({ channel.send($0) }, stop) }
         channel.finish(throwing: nil)
       } catch {
@@ -26,18 +28,27 @@ enum UpdateThread {
 
 /// A loop participant that ends the loop when the consumer has gone: the
 /// cancellation, on the consumer's side, writes its wake pipe, and
-/// ``onCancel`` asks the loop's owner to end.
+/// ``onCancel`` asks the loop's owner to end. The same pipe wakes the loop
+/// when a consumer that had no room takes an update (``hasRoom``).
 ///
 /// Not thread-safe (not `Sendable`): it lives on the loop's thread.
 package final class UpdateStop: LoopParticipant {
   private let wake: WakePipe
   private let cancelled: @Sendable () -> Bool
+  /// Whether the loop may read more of its source now: false while a
+  /// consumer that paces a replay (``UpdateBuffering/waitsForConsumer(_:)``)
+  /// has no room.
+  package let hasRoom: @Sendable () -> Bool
   /// Asks the loop's owner to end (its `requestEnd()`).
   package var onCancel: (() -> Void)?
 
-  init(wake: WakePipe, cancelled: @escaping @Sendable () -> Bool) {
+  init(
+    wake: WakePipe, cancelled: @escaping @Sendable () -> Bool,
+    hasRoom: @escaping @Sendable () -> Bool
+  ) {
     self.wake = wake
     self.cancelled = cancelled
+    self.hasRoom = hasRoom
   }
 
   /// True once the consumer has gone.

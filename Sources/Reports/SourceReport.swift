@@ -2,7 +2,6 @@ import Evdev
 import Foundation
 import JSON
 import Motion
-import PollLoop
 import SensorData
 import SystemCalls
 
@@ -127,18 +126,12 @@ public struct SourceReport {
       source: path, format: "device", name: info.name, profile: profile)
     report.flip = FlipReport(live: path, info: info, profile: profile)
     guard seconds > 0 else { return report }
-    var probe = RateProbe()
     var decoder = SampleDecoder(profile: profile)
-    let loop = try EventLoop()
-    defer { loop.end() }
-    let reading = ClosureParticipant(descriptors: { [device.fileDescriptor] }) { ready in
-      guard !ready.isEmpty else { return }
-      let frames = try device.readFrames()
-      probe.add(frames)
+    let measurement = device.rateMeasurement(seconds: seconds)
+    measurement.onFrames = { frames in
       for frame in frames { _ = decoder.decode(frame) }
     }
-    try loop.run([reading], until: .now + .seconds(seconds))
-    report.rate = probe.report
+    report.rate = try measurement.run()
     report.measuredSeconds = seconds
     if profile.timestamps == .msc { report.timestampRate = decoder.timestampRate }
     return report

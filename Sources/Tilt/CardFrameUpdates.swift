@@ -17,13 +17,15 @@ extension AsyncMotionManager {
     var configuration = card
     configuration.deviceMotion = self.configuration
     let source = self.source
-    return MotionUpdateSequence(buffering: buffering ?? defaultBuffering) {
+    let buffering = (buffering ?? defaultBuffering).fitted(to: source)
+    return MotionUpdateSequence(buffering: buffering) {
       [configuration] send, stop in
       let input = stop.untilCancelled(source, configuration: configuration.deviceMotion)
       let card = try TiltMotionManager(
         input, configuration: configuration,
         sink: FrameHandlerSink { frames in frames.forEach(send) })
       card.participants.append(stop)
+      card.motion.readsWhen = stop.hasRoom
       stop.onCancel = { [unowned card] in card.pipeline.requestEnd() }
       if try card.run() == .deviceWentAway {
         throw MotionError.deviceGone(path: card.devicePath)

@@ -8,7 +8,9 @@ import TiltCard
 /// a live evdev node, an IIO sensor or a recording. The device, its
 /// lifecycle and the loop are Motion's ``DeviceMotionManager`` (``motion``);
 /// this class is the card on top of it: the pipeline as its processor, the
-/// card's policy for what stays open, the sink.
+/// card's policy for what stays open, the sink. Its Core Motion surface
+/// (the update interval, availability, start, stop, ``onLifecycle``) is
+/// ``motion``'s, forwarded.
 ///
 /// A live device is opened from a path (or the first motion device found),
 /// with its paired button node and its mount matrix (the configuration's,
@@ -107,25 +109,33 @@ public final class TiltMotionManager: LoopParticipant, LoopRunning {
     set { motion.onRecordingEnd = newValue }
   }
 
-  /// Seconds of sample time between handler calls; 0 calls it for every sample.
-  public var deviceMotionUpdateInterval = 0.0 {
-    didSet { applyReadInterval() }
+  /// Seconds of sample time between handler calls; 0 calls it for every
+  /// sample (``DeviceMotionManager/deviceMotionUpdateInterval``).
+  public var deviceMotionUpdateInterval: Double {
+    get { motion.deviceMotionUpdateInterval }
+    set {
+      motion.deviceMotionUpdateInterval = newValue
+      applyReadInterval()
+    }
   }
   /// False only when gyroscope fusion is forced on a device without one.
-  public var isDeviceMotionAvailable: Bool { pipeline.manager.isDeviceMotionAvailable }
+  public var isDeviceMotionAvailable: Bool { motion.isDeviceMotionAvailable }
   /// True while updates run (the card is active).
-  public var isDeviceMotionActive: Bool { pipeline.session.state == .active }
+  public var isDeviceMotionActive: Bool { motion.isDeviceMotionActive }
   /// The latest motion, for callers that poll.
-  public var deviceMotion: DeviceMotion? { pipeline.manager.deviceMotion }
+  public var deviceMotion: DeviceMotion? { motion.deviceMotion }
   /// The card's state: `active` or `stopped`.
   public var state: UpdateState { pipeline.session.state }
   /// Whether a node of the device is open now.
-  public var isDeviceOpen: Bool { device.isOpen }
+  public var isDeviceOpen: Bool { motion.isDeviceOpen }
+  /// Called with each of the device's ``DeviceMotionManager/LifecycleEvent``s,
+  /// on the loop's thread (``DeviceMotionManager/onLifecycle``).
+  public var onLifecycle: (DeviceMotionManager.LifecycleEvent) -> Void {
+    get { motion.onLifecycle }
+    set { motion.onLifecycle = newValue }
+  }
 
-  private var handler: ((DeviceMotion) -> Void)?
   private lazy var viewDeadline = ViewDeadline(pipeline.sink)
-  private var observesMotion = false
-  private var lastHandlerTime: Double?
 
   /// Opens `devicePath` (an evdev node or an IIO sensor), or the first
   /// motion device found; frames go to `sink`.
@@ -219,22 +229,19 @@ public final class TiltMotionManager: LoopParticipant, LoopRunning {
   /// Starts updates (the card too) and calls `handler` with each motion, or
   /// one per ``deviceMotionUpdateInterval``. Reopens a closed device.
   public func startDeviceMotionUpdates(handler: ((DeviceMotion) -> Void)? = nil) throws {
-    if handler != nil, !observesMotion {
-      // Only with a handler: a replay without one pays nothing a sample for it.
-      observesMotion = true
-      pipeline.motionObservers.append { [unowned self] motion in deliver(motion) }
-    }
-    self.handler = handler
-    lastHandlerTime = nil
+    // The read interval first: the device opens with it.
+    pipeline.motionHandler = handler
     applyReadInterval()
-    if state == .stopped { try perform(.startUpdates) }
+    try motion.startDeviceMotionUpdates(handler: handler)
+    try pipeline.sink.flush()
   }
 
   /// Stops updates and the card, and closes the motion node (or holds the recording).
   public func stopDeviceMotionUpdates() throws {
-    handler = nil
+    pipeline.motionHandler = nil
     applyReadInterval()
-    if state == .active { try perform(.stopUpdates) }
+    try motion.stopDeviceMotionUpdates()
+    try pipeline.sink.flush()
   }
 
   /// Makes the next attitude the reference (with ``ReferenceMode/start``).
@@ -255,24 +262,13 @@ public final class TiltMotionManager: LoopParticipant, LoopRunning {
     pipeline.frameObservers.append(observer)
   }
 
-  private func deliver(_ motion: DeviceMotion) {
-    guard let handler else { return }
-    if let last = lastHandlerTime, deviceMotionUpdateInterval > 0,
-      motion.timestamp - last < deviceMotionUpdateInterval, motion.timestamp >= last
-    {
-      return
-    }
-    lastHandlerTime = motion.timestamp
-    handler(motion)
-  }
-
   /// The device is read once a display frame rather than at each sample:
   /// with display frames, and no handler at every sample.
   private func applyReadInterval() {
     let frameInterval = 1 / configuration.displayRateHz
     let batches =
       !configuration.everySample
-      && (handler == nil || deviceMotionUpdateInterval >= frameInterval)
+      && (pipeline.motionHandler == nil || deviceMotionUpdateInterval >= frameInterval)
     device.readInterval = batches ? frameInterval : nil
   }
 

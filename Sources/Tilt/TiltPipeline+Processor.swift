@@ -10,8 +10,14 @@ extension TiltPipeline: MotionProcessor {
   public var isStoppedForIdle: Bool { session.stoppedForIdle }
   public var wakeTime: Double? { session.nextWakeTime }
   public var settleTime: Double? { session.nextFrameTime }
-  public func start() throws { try perform(.startUpdates) }
-  public func stop() throws { try perform(.stopUpdates) }
+  /// Starts the card when it is stopped (a start while active is no command).
+  public func start() throws {
+    if session.state == .stopped { try perform(.startUpdates) }
+  }
+  /// Stops the card when it is active.
+  public func stop() throws {
+    if session.state == .active { try perform(.stopUpdates) }
+  }
   public func recenter() throws { try perform(.recenter) }
   public func endTurn() throws { try sink.flush() }
   public func redraw() throws { try sink.redraw() }

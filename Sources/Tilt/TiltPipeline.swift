@@ -7,8 +7,10 @@ import TiltCard
 /// then the sink. Every step takes the source's time; nothing here reads a
 /// clock, so a replay gives the same frames at any speed.
 ///
-/// The manager is used the Core Motion way: its update handler feeds the
-/// card, and its updates start and stop with the card's lifecycle.
+/// The manager is used the Core Motion way: each motion it makes feeds the
+/// card, its updates start and stop with the card's lifecycle, and its
+/// update handler is the app's (``motionHandler``), throttled by the
+/// manager's `deviceMotionUpdateInterval`.
 ///
 /// Not thread-safe (not `Sendable`): use it from one thread.
 public final class TiltPipeline {
@@ -22,6 +24,9 @@ public final class TiltPipeline {
   public var frameObservers: [(CardFrame) -> Void] = []
   /// Called with each motion the manager makes, before the card takes it.
   public var motionObservers: [(DeviceMotion) -> Void] = []
+  /// The app's handler: the manager's update handler, one motion per its
+  /// `deviceMotionUpdateInterval`.
+  public var motionHandler: ((DeviceMotion) -> Void)?
   /// The time of the source now (seconds), for keys and commands that come
   /// from outside the source; the loop that drives the pipeline sets it.
   public var currentTime: () -> Double = { 0 }
@@ -81,7 +86,10 @@ public final class TiltPipeline {
       frames += session.buttonPressed(code: code, at: item.time)
     }
     if let sample = item.motion {
-      manager.process(sample)
+      if let motion = manager.process(sample) {
+        for observer in motionObservers { observer(motion) }
+        fromManager += session.receive(motion)
+      }
       if frames.isEmpty {
         swap(&frames, &fromManager)
       } else {
@@ -126,10 +134,7 @@ public final class TiltPipeline {
   }
 
   private func startMotionUpdates() {
-    manager.startDeviceMotionUpdates { [unowned self] motion in
-      for observer in motionObservers { observer(motion) }
-      fromManager += session.receive(motion)
-    }
+    manager.startDeviceMotionUpdates { [unowned self] motion in motionHandler?(motion) }
   }
 
   /// Motion updates follow the card's lifecycle: stopped while the card is.
