@@ -1,67 +1,44 @@
 import Attitude
-import SystemCalls
+import PollLoop
 
-/// A ``GyroCalibrator``'s measurement as a participant of an app's loop:
-/// add it to an `EventLoop`'s participants (beside a server, another
-/// device…) and it reads the device until its time is up, then calls its
-/// completion once with the result or the error, and goes quiet (no
-/// descriptor, no deadline): remove it then. An error (the device moved,
-/// went away) ends the measurement, never the loop.
+/// A ``GyroCalibrator``'s measurement as a participant of an app's loop
+/// (PollLoop's `LoopMeasurement`): it reads the device until its time is
+/// up, then calls its completion once with the result or the error (the
+/// device moved, went away): an error ends the measurement, never the loop.
 ///
 /// The measurement's time starts when it is made
 /// (``GyroCalibrator/measurement(seconds:progress:completion:)``).
-///
-/// Not thread-safe (not `Sendable`): use it from the loop's thread.
-public final class GyroCalibration: LoopParticipant {
-  /// Seconds of wall time measured.
-  public let seconds: Double
-  /// The result or the error, once the measurement has ended.
-  public private(set) var outcome: Swift.Result<GyroCalibrator.Result, any Error>?
-  private let calibrator: GyroCalibrator
-  private let end: MonotonicInstant
-  private var calibration = GyroBiasCalibration()
-  private let progress: (Double) -> Void
-  private let completion: (Swift.Result<GyroCalibrator.Result, any Error>) -> Void
+public typealias GyroCalibration = LoopMeasurement<GyroCalibrator.Result>
 
-  init(
-    calibrator: GyroCalibrator, seconds: Double, progress: @escaping (Double) -> Void,
-    completion: @escaping (Swift.Result<GyroCalibrator.Result, any Error>) -> Void
-  ) {
-    self.calibrator = calibrator
-    self.seconds = seconds
-    self.progress = progress
-    self.completion = completion
-    end = .now + .seconds(seconds)
-    progress(0)
+extension GyroCalibrator {
+  /// The measurement of ``measure(seconds:progress:)`` as a participant of
+  /// the app's loop: it starts now, calls `progress` with the fraction done
+  /// (0…1) as samples arrive, and `completion` once with the result or the
+  /// error (the failures of ``measure(seconds:progress:)``).
+  public func measurement(
+    seconds: Double, progress: @escaping (Double) -> Void = { _ in },
+    completion: @escaping (Swift.Result<Result, any Error>) -> Void = { _ in }
+  ) -> GyroCalibration {
+    var calibration = GyroBiasCalibration()
+    return GyroCalibration(
+      seconds: seconds, descriptors: { [samples] in samples.pollDescriptors },
+      deadline: { [samples] in samples.deadline },
+      read: { [self] ready in
+        for motion in try samples.read(ready: ready) { try add(motion, to: &calibration) }
+      },
+      value: { [self] in try result(of: calibration, seconds: seconds) },
+      progress: progress, completion: completion)
   }
 
-  /// True once the completion has been called.
-  public var isFinished: Bool { outcome != nil }
-
-  public var pollDescriptors: [Int32] { isFinished ? [] : calibrator.samples.pollDescriptors }
-
-  /// The sensor's next read (a polled one), or the end of the measurement.
-  public var deadline: MonotonicInstant? {
-    isFinished ? nil : [calibrator.samples.deadline, end].compactMap { $0 }.min()
-  }
-
-  public func service(ready: Set<Int32>) throws {
-    guard !isFinished else { return }
-    do {
-      for motion in try calibrator.samples.read(ready: ready) {
-        try calibrator.add(motion, to: &calibration)
-      }
-      let left = MonotonicInstant.now.duration(to: end).seconds
-      guard left <= 0 else { return progress(min(1, max(0, 1 - left / seconds))) }
-      progress(1)
-      finish(Swift.Result { try calibrator.result(of: calibration, seconds: seconds) })
-    } catch {
-      finish(.failure(error))
+  /// Reads the device for `seconds` of wall time on a loop of its own (a
+  /// ``measurement(seconds:progress:completion:)``), calling `progress` with
+  /// the fraction done (0…1) as samples arrive. Fails when the device moved
+  /// (its readings varied: motion is variation, not size), read a steady
+  /// rate beyond ``maximumBiasDegreesPerSecond`` (a turn), went away or sent
+  /// nothing.
+  public func measure(seconds: Double, progress: (Double) -> Void = { _ in }) throws -> Result {
+    try withoutActuallyEscaping(progress) { progress in
+      try measurement(seconds: seconds, progress: progress).run()
     }
-  }
-
-  private func finish(_ outcome: Swift.Result<GyroCalibrator.Result, any Error>) {
-    self.outcome = outcome
-    completion(outcome)
   }
 }

@@ -56,36 +56,6 @@ public final class GyroCalibrator {
 
   deinit { samples.close() }
 
-  /// The measurement of ``measure(seconds:progress:)`` as a participant of
-  /// the app's loop: it starts now, calls `progress` with the fraction done
-  /// (0…1) as samples arrive, and `completion` once with the result or the
-  /// error (the failures of ``measure(seconds:progress:)``).
-  public func measurement(
-    seconds: Double, progress: @escaping (Double) -> Void = { _ in },
-    completion: @escaping (Swift.Result<Result, any Error>) -> Void = { _ in }
-  ) -> GyroCalibration {
-    GyroCalibration(
-      calibrator: self, seconds: seconds, progress: progress, completion: completion)
-  }
-
-  /// Reads the device for `seconds` of wall time on a loop of its own (a
-  /// ``measurement(seconds:progress:completion:)``), calling `progress` with
-  /// the fraction done (0…1) as samples arrive. Fails when the device moved
-  /// (its readings varied: motion is variation, not size), read a steady
-  /// rate beyond ``maximumBiasDegreesPerSecond`` (a turn), went away or sent
-  /// nothing.
-  public func measure(seconds: Double, progress: (Double) -> Void = { _ in }) throws -> Result {
-    try withoutActuallyEscaping(progress) { progress in
-      let run = measurement(seconds: seconds, progress: progress)
-      let loop = try EventLoop()
-      defer { loop.end() }
-      while true {
-        if let outcome = run.outcome { return try outcome.get() }
-        try loop.run([run], done: { run.isFinished })
-      }
-    }
-  }
-
   /// Adds a sample; throws when the device moved.
   func add(_ motion: MotionSample, to calibration: inout GyroBiasCalibration) throws {
     calibration.add(motion)

@@ -127,11 +127,12 @@ public struct SourceReport {
     report.flip = FlipReport(live: path, info: info, profile: profile)
     guard seconds > 0 else { return report }
     var decoder = SampleDecoder(profile: profile)
-    let measurement = device.rateMeasurement(seconds: seconds)
-    measurement.onFrames = { frames in
-      for frame in frames { _ = decoder.decode(frame) }
-    }
-    report.rate = try measurement.run()
+    report.rate = try device.rateMeasurement(
+      seconds: seconds,
+      onFrames: { frames in
+        for frame in frames { _ = decoder.decode(frame) }
+      }
+    ).run()
     report.measuredSeconds = seconds
     if profile.timestamps == .msc { report.timestampRate = decoder.timestampRate }
     return report

@@ -23,8 +23,7 @@ import Testing
         device.drain()
         return batches.isEmpty ? [] : batches.removeFirst()
       },
-      completion: { outcome = $0 })
-    measurement.onFrames = { decoded += $0.count }
+      onFrames: { decoded += $0.count }, completion: { outcome = $0 })
     var served = 0
     let other = ClosureParticipant(
       descriptors: { [] }, deadline: { MonotonicInstant.now + .seconds(0.01) },

@@ -25,7 +25,7 @@ import Testing
     let fake = try FakeSysfs()
     let stream = try Self.stream(fake, scans: 101)
     defer { stream.close() }
-    var outcome: Result<IIORate, IIOError>?
+    var outcome: Result<IIORate, any Error>?
     let measurement = try #require(
       stream.rateMeasurement(seconds: 0.2, completion: { outcome = $0 }))
     var served = 0
