@@ -242,16 +242,21 @@ enum TerminalPalette {
     /// each channel has `c`'s candidates: the levels, the mean's grey step
     /// and being a near-grey are each the same over that cube (the spread
     /// moves by 1 at most there, its bound by 0.15).
-    static func same(aroundWhole c: TerminalColor) -> Bool {
+    static func same(aroundWhole c: TerminalColor) -> Bool { same(around: c, halfWidth: 0.5) }
+
+    /// Whether every colour within `h` of `c` in each channel has `c`'s
+    /// candidates (the spread moves by 2·`h` at most there, its bound by
+    /// 0.3·`h`).
+    static func same(around c: TerminalColor, halfWidth h: Double) -> Bool {
       func clamped(_ v: Double) -> Double { min(max(v, 0), 255) }
-      for v in [c.r, c.g, c.b] where level(clamped(v - 0.5)) != level(clamped(v + 0.5)) {
+      for v in [c.r, c.g, c.b] where level(clamped(v - h)) != level(clamped(v + h)) {
         return false
       }
       let margin = nearGrey(c.clamped)
-      guard abs(margin) > 1.15 else { return false }
+      guard abs(margin) > 2.3 * h else { return false }
       guard margin > 0 else { return true }
-      let low = TerminalColor(clamped(c.r - 0.5), clamped(c.g - 0.5), clamped(c.b - 0.5))
-      let high = TerminalColor(clamped(c.r + 0.5), clamped(c.g + 0.5), clamped(c.b + 0.5))
+      let low = TerminalColor(clamped(c.r - h), clamped(c.g - h), clamped(c.b - h))
+      let high = TerminalColor(clamped(c.r + h), clamped(c.g + h), clamped(c.b + h))
       return grey(low) == grey(high)
     }
   }
