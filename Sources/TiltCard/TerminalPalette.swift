@@ -137,14 +137,16 @@ enum TerminalPalette {
   static func index256(_ c: TerminalColor, under: TerminalColor? = nil, glow: Double = 0)
     -> UInt8
   {
-    index256(c, under: under, glow: glow, nearest: nearest256)
+    index256(c, under: under, glow: glow, nearest: nearest256, luma: { luma256[Int($0)] })
   }
 
   /// ``index256(_:under:glow:)`` with `nearest` for the nearest index of a
-  /// colour (the search, or ``TerminalPaletteTable``'s lookup).
+  /// colour (the search, or ``TerminalPaletteTable``'s lookup) and `luma`
+  /// for an index's luma (``luma256``).
   @inline(__always)
   static func index256(
-    _ c: TerminalColor, under: TerminalColor?, glow: Double, nearest: (TerminalColor) -> UInt8
+    _ c: TerminalColor, under: TerminalColor?, glow: Double, nearest: (TerminalColor) -> UInt8,
+    luma: (UInt8) -> Double
   ) -> UInt8 {
     let plain = nearest(c)
     guard let under else { return plain }
@@ -153,11 +155,11 @@ enum TerminalPalette {
     // the distance's terms), and none is lighter.
     let bare = nearest(under)
     if bare == plain { return plain }
-    var floor = luma256[Int(bare)]
+    var floor = luma(bare)
     for k in 1..<4 {
-      floor = max(floor, luma256[Int(nearest(under.screened(glow * Double(k) / 4)))])
+      floor = max(floor, luma(nearest(under.screened(glow * Double(k) / 4))))
     }
-    if luma256[Int(plain)] >= floor { return plain }
+    if luma(plain) >= floor { return plain }
     return index256(c, floor: floor)
   }
 

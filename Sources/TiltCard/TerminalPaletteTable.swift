@@ -27,6 +27,8 @@ final class TerminalPaletteTable {
   }
   /// Each index's luma, cb and cr (``TerminalPalette/chroma256``), three a row.
   private let terms: UnsafeMutablePointer<Double>
+  /// Each index's luma (``TerminalPalette/luma256``).
+  private let lumas: UnsafeMutablePointer<Double>
   /// Each byte's bits spread to every third bit (read without bounds
   /// checks: the index is a rounded channel, 0…255).
   private let spread: UnsafeMutablePointer<Int>
@@ -38,6 +40,8 @@ final class TerminalPaletteTable {
     for (i, t) in TerminalPalette.chroma256.enumerated() {
       (terms[3 * i], terms[3 * i + 1], terms[3 * i + 2]) = (t.luma, t.cb, t.cr)
     }
+    lumas = .allocate(capacity: 256)
+    lumas.initialize(from: TerminalPalette.luma256, count: 256)
     spread = .allocate(capacity: 256)
     for v in 0..<256 {
       spread[v] = (0..<8).reduce(0) { $0 | ((v >> $1) & 1) << (3 * $1) }
@@ -48,6 +52,7 @@ final class TerminalPaletteTable {
     free(entries)
     free(pairs)
     terms.deallocate()
+    lumas.deallocate()
     spread.deallocate()
   }
 
@@ -55,15 +60,26 @@ final class TerminalPaletteTable {
   @inline(__always)
   func nearest(_ c: TerminalColor) -> UInt8 {
     guard let entries, let pairs else { return TerminalPalette.nearest256(c) }
-    // Rounded to nearest, within 0…255.
-    @inline(__always) func channel(_ v: Double) -> Int { Int(min(max(v, 0), 255) + 0.5) }
-    let (r, g, b) = (channel(c.r), channel(c.g), channel(c.b))
+    let (r, g, b) = (Self.channel(c.r), Self.channel(c.g), Self.channel(c.b))
     // The channels' bits interleaved, so that near colours are near in the
     // table (a frame's colours then share its cache lines).
     let key = spread[r] << 2 | spread[g] << 1 | spread[b]
     let entry = entries[key]
     if entry > Self.pair { return entry }
     return lookUp(c, r, g, b, key: key, in: entries, pairs)
+  }
+
+  /// `v` within 0…255 rounded to nearest, halves up: `Int(t)` of
+  /// t = v + 0.5 (0.5…255.5) without its checks for a value out of range:
+  /// t + 1.5·2⁵² leaves t rounded (halves to even) in the low bits, one
+  /// less where that rounded up.
+  @inline(__always)
+  private static func channel(_ v: Double) -> Int {
+    let t = min(max(v, 0), 255) + 0.5
+    let magic = 6_755_399_441_055_744.0
+    let y = t + magic
+    let rounded = Int(truncatingIfNeeded: y.bitPattern) & 0x1FF
+    return (y - magic > t ? rounded &- 1 : rounded) & 0xFF
   }
 
   /// The index of a colour not looked up before, or by a border.
@@ -96,6 +112,7 @@ final class TerminalPaletteTable {
   /// ``TerminalPalette/index256(_:under:glow:)`` through the table.
   @inline(__always)
   func index256(_ c: TerminalColor, under: TerminalColor? = nil, glow: Double = 0) -> UInt8 {
-    TerminalPalette.index256(c, under: under, glow: glow, nearest: nearest)
+    TerminalPalette.index256(
+      c, under: under, glow: glow, nearest: nearest, luma: { lumas[Int($0)] })
   }
 }
