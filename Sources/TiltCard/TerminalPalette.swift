@@ -137,16 +137,19 @@ enum TerminalPalette {
   static func index256(_ c: TerminalColor, under: TerminalColor? = nil, glow: Double = 0)
     -> UInt8
   {
-    index256(c, under: under, glow: glow, nearest: nearest256, luma: { luma256[Int($0)] })
+    index256(
+      c, under: under, glow: glow, nearest: nearest256, luma: { luma256[Int($0)] },
+      above: { index256($0, floor: luma256[Int($1)]) })
   }
 
   /// ``index256(_:under:glow:)`` with `nearest` for the nearest index of a
-  /// colour (the search, or ``TerminalPaletteTable``'s lookup) and `luma`
-  /// for an index's luma (``luma256``).
+  /// colour (the search, or ``TerminalPaletteTable``'s lookup), `luma` for
+  /// an index's luma (``luma256``) and `above` for the nearest no darker
+  /// than an index (``index256(_:floor:)`` with its luma).
   @inline(__always)
   static func index256(
     _ c: TerminalColor, under: TerminalColor?, glow: Double, nearest: (TerminalColor) -> UInt8,
-    luma: (UInt8) -> Double
+    luma: (UInt8) -> Double, above: (TerminalColor, UInt8) -> UInt8
   ) -> UInt8 {
     let plain = nearest(c)
     guard let under else { return plain }
@@ -155,12 +158,13 @@ enum TerminalPalette {
     // the distance's terms), and none is lighter.
     let bare = nearest(under)
     if bare == plain { return plain }
-    var floor = luma(bare)
+    var (floorIndex, floor) = (bare, luma(bare))
     for k in 1..<4 {
-      floor = max(floor, luma(nearest(under.screened(glow * Double(k) / 4))))
+      let i = nearest(under.screened(glow * Double(k) / 4))
+      if luma(i) > floor { (floorIndex, floor) = (i, luma(i)) }
     }
     if luma(plain) >= floor { return plain }
-    return index256(c, floor: floor)
+    return above(c, floorIndex)
   }
 
   /// The xterm 256-colour index nearest to `c`.

@@ -20,8 +20,11 @@ enum TerminalPaletteRegion: Equatable {
   private static let margin = 1e-3
 
   /// The indices of the cube of half width `h` about `centre` (within
-  /// 0…255), each channel.
-  static func of(cubeAbout centre: TerminalColor, halfWidth h: Double) -> Self {
+  /// 0…255), each channel. With `floor`, the nearest no darker than it
+  /// (``TerminalPalette/index256(_:floor:)``): one index or ``border``.
+  static func of(cubeAbout centre: TerminalColor, halfWidth h: Double, floor: Double = -1)
+    -> Self
+  {
     guard TerminalPalette.Candidates.same(around: centre, halfWidth: h) else { return .border }
     let c = centre.clamped
     let candidates = TerminalPalette.Candidates(c)
@@ -33,14 +36,19 @@ enum TerminalPaletteRegion: Equatable {
         }
       }
     }
+    // Those darker than the floor lose to any other of the cube's (by 1e9).
+    indices.removeAll { TerminalPalette.chroma256[$0].luma < floor }
+    if indices.isEmpty { return .border }
     if let grey = candidates.grey { indices.append(Int(grey)) }
-    let best = Int(TerminalPalette.nearest256(c))
+    let best = Int(TerminalPalette.index256(c, floor: floor))
+    if floor >= 0 && !indices.contains(best) { return .border }
     // How far each candidate stays from `best` (at the least) over the cube.
     let clearance = indices.map { $0 == best ? Double.infinity : bound($0, over: best, c, h) }
     guard let closest = clearance.indices.min(by: { clearance[$0] < clearance[$1] }),
       clearance[closest] <= margin
     else { return .index(UInt8(best)) }
     let second = indices[closest]
+    if floor >= 0 { return .border }
     for (k, i) in indices.enumerated() where i != best && i != second {
       guard clearance[k] > margin || bound(i, over: second, c, h) > margin else { return .border }
     }

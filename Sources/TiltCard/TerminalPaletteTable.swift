@@ -19,6 +19,9 @@ final class TerminalPaletteTable {
   /// not be had: then every colour is searched.
   private let entries: UnsafeMutablePointer<UInt8>?
   private let pairs: UnsafeMutablePointer<UInt16>?
+  /// By the same key: a floor's index (high byte) and the nearest no
+  /// darker than it over the whole colour's cube, or ``border``.
+  private let floors: UnsafeMutablePointer<UInt16>?
   private static let border: UInt8 = 1
   private static let pair: UInt8 = 2
   /// Each index's colour, at hand (not behind a global's lazy start).
@@ -36,6 +39,7 @@ final class TerminalPaletteTable {
   init() {
     entries = calloc(1 << 24, 1)?.assumingMemoryBound(to: UInt8.self)
     pairs = calloc(1 << 24, 2)?.assumingMemoryBound(to: UInt16.self)
+    floors = calloc(1 << 24, 2)?.assumingMemoryBound(to: UInt16.self)
     terms = .allocate(capacity: 3 * 256)
     for (i, t) in TerminalPalette.chroma256.enumerated() {
       (terms[3 * i], terms[3 * i + 1], terms[3 * i + 2]) = (t.luma, t.cb, t.cr)
@@ -51,6 +55,7 @@ final class TerminalPaletteTable {
   deinit {
     free(entries)
     free(pairs)
+    free(floors)
     terms.deallocate()
     lumas.deallocate()
     spread.deallocate()
@@ -109,10 +114,34 @@ final class TerminalPaletteTable {
     return TerminalPalette.nearest256(c)
   }
 
+  /// The index nearest to `c` no darker than index `floor`
+  /// (``TerminalPalette/index256(_:floor:)``): kept for a whole colour
+  /// where every colour within half a step of it has it (for the last
+  /// floor asked for there), else searched.
+  @inline(never)
+  private func above(_ c: TerminalColor, _ floor: UInt8) -> UInt8 {
+    guard let floors else { return TerminalPalette.index256(c, floor: lumas[Int(floor)]) }
+    let (r, g, b) = (Self.channel(c.r), Self.channel(c.g), Self.channel(c.b))
+    let key = spread[r] << 2 | spread[g] << 1 | spread[b]
+    let kept = floors[key]
+    if kept >> 8 == UInt16(floor) && kept & 0xFF > UInt16(Self.pair) {
+      return UInt8(truncatingIfNeeded: kept)
+    }
+    if kept >> 8 != UInt16(floor) {
+      let centre = TerminalColor(Double(r), Double(g), Double(b))
+      let region = TerminalPaletteRegion.of(
+        cubeAbout: centre, halfWidth: 0.5, floor: lumas[Int(floor)])
+      let code = if case .index(let i) = region { i } else { Self.border }
+      floors[key] = UInt16(floor) << 8 | UInt16(code)
+      if code != Self.border { return code }
+    }
+    return TerminalPalette.index256(c, floor: lumas[Int(floor)])
+  }
+
   /// ``TerminalPalette/index256(_:under:glow:)`` through the table.
   @inline(__always)
   func index256(_ c: TerminalColor, under: TerminalColor? = nil, glow: Double = 0) -> UInt8 {
     TerminalPalette.index256(
-      c, under: under, glow: glow, nearest: nearest, luma: { lumas[Int($0)] })
+      c, under: under, glow: glow, nearest: nearest, luma: { lumas[Int($0)] }, above: above)
   }
 }
