@@ -227,19 +227,19 @@ enum TerminalPalette {
     }
 
     /// The cube level at or below `v`.
-    private static func level(_ v: Double) -> Int {
+    static func level(_ v: Double) -> Int {
       v < 95 ? 0 : v < 135 ? 1 : v < 175 ? 2 : v < 215 ? 3 : v < 255 ? 4 : 5
     }
 
     /// How far `c` is inside the near-greys (negative: outside): the spread
     /// of its channels below max(16, 0.3 × the highest).
-    private static func nearGrey(_ c: TerminalColor) -> Double {
+    static func nearGrey(_ c: TerminalColor) -> Double {
       let high = max(c.r, c.g, c.b)
       return max(16, 0.3 * high) - (high - min(c.r, c.g, c.b))
     }
 
     /// The grey ramp's step nearest to `c`'s mean.
-    private static func grey(_ c: TerminalColor) -> UInt8 {
+    static func grey(_ c: TerminalColor) -> UInt8 {
       let step = min(max((((c.r + c.g + c.b) / 3 - 8) / 10).rounded(), 0), 23)
       return UInt8(232 + Int(step))
     }

@@ -25,7 +25,9 @@ enum TerminalPaletteRegion: Equatable {
   static func of(cubeAbout centre: TerminalColor, halfWidth h: Double, floor: Double = -1)
     -> Self
   {
-    guard TerminalPalette.Candidates.same(around: centre, halfWidth: h) else { return .border }
+    guard TerminalPalette.Candidates.same(around: centre, halfWidth: h) else {
+      return floor < 0 ? across(cubeAbout: centre, halfWidth: h) : .border
+    }
     let c = centre.clamped
     let candidates = TerminalPalette.Candidates(c)
     var indices: [Int] = []
@@ -53,6 +55,43 @@ enum TerminalPaletteRegion: Equatable {
       guard clearance[k] > margin || bound(i, over: second, c, h) > margin else { return .border }
     }
     return .pair(UInt8(best), UInt8(second))
+  }
+
+  /// For a cube over which the candidates differ (it crosses a cube
+  /// level, or a grey step or the near-greys' bound): the index nearest at
+  /// its middle where that is of the cube, a candidate everywhere in it, and
+  /// nearer everywhere than every candidate anywhere in it; else ``border``.
+  private static func across(cubeAbout centre: TerminalColor, halfWidth h: Double) -> Self {
+    typealias Candidates = TerminalPalette.Candidates
+    let c = centre.clamped
+    let best = Int(TerminalPalette.nearest256(c))
+    guard best < 232 else { return .border }
+    let low = TerminalColor(centre.r - h, centre.g - h, centre.b - h).clamped
+    let high = TerminalColor(centre.r + h, centre.g + h, centre.b + h).clamped
+    // Each channel's levels over the cube, and whether best's is a candidate at each.
+    var levels: [ClosedRange<Int>] = []
+    let bestLevels = [(best - 16) / 36, (best - 16) / 6 % 6, (best - 16) % 6]
+    for (k, (a, b)) in [(low.r, high.r), (low.g, high.g), (low.b, high.b)].enumerated() {
+      let range = Candidates.level(a)...Candidates.level(b)
+      for l in range where bestLevels[k] != l && bestLevels[k] != min(l + 1, 5) {
+        return .border
+      }
+      levels.append(range.lowerBound...min(range.upperBound + 1, 5))
+    }
+    var indices: [Int] = []
+    for r in levels[0] {
+      for g in levels[1] {
+        for b in levels[2] where 16 + 36 * r + 6 * g + b != best {
+          indices.append(16 + 36 * r + 6 * g + b)
+        }
+      }
+    }
+    // The grey steps of the cube's means, where any of it may be a near-grey.
+    if Candidates.nearGrey(c) > -2.3 * h {
+      indices += (Int(Candidates.grey(low))...Int(Candidates.grey(high))).map { $0 }
+    }
+    for i in indices where bound(i, over: best, c, h) <= margin { return .border }
+    return .index(UInt8(best))
   }
 
   /// The least over the cube of half width `h` about `c` of index `j`'s
