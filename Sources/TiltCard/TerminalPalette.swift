@@ -137,14 +137,19 @@ enum TerminalPalette {
   static func index256(_ c: TerminalColor, under: TerminalColor? = nil, glow: Double = 0)
     -> UInt8
   {
-    index256(c, under: under, glow: glow, nearest: nearest256)
+    index256(
+      c, under: under, glow: glow, nearest: nearest256, luma: { luma256[Int($0)] },
+      above: { index256($0, floor: luma256[Int($1)]) })
   }
 
   /// ``index256(_:under:glow:)`` with `nearest` for the nearest index of a
-  /// colour (the search, or ``TerminalPaletteTable``'s lookup).
+  /// colour (the search, or ``TerminalPaletteTable``'s lookup), `luma` for
+  /// an index's luma (``luma256``) and `above` for the nearest no darker
+  /// than an index (``index256(_:floor:)`` with its luma).
   @inline(__always)
   static func index256(
-    _ c: TerminalColor, under: TerminalColor?, glow: Double, nearest: (TerminalColor) -> UInt8
+    _ c: TerminalColor, under: TerminalColor?, glow: Double, nearest: (TerminalColor) -> UInt8,
+    luma: (UInt8) -> Double, above: (TerminalColor, UInt8) -> UInt8
   ) -> UInt8 {
     let plain = nearest(c)
     guard let under else { return plain }
@@ -153,12 +158,13 @@ enum TerminalPalette {
     // the distance's terms), and none is lighter.
     let bare = nearest(under)
     if bare == plain { return plain }
-    var floor = luma256[Int(bare)]
+    var (floorIndex, floor) = (bare, luma(bare))
     for k in 1..<4 {
-      floor = max(floor, luma256[Int(nearest(under.screened(glow * Double(k) / 4)))])
+      let i = nearest(under.screened(glow * Double(k) / 4))
+      if luma(i) > floor { (floorIndex, floor) = (i, luma(i)) }
     }
-    if luma256[Int(plain)] >= floor { return plain }
-    return index256(c, floor: floor)
+    if luma(plain) >= floor { return plain }
+    return above(c, floorIndex)
   }
 
   /// The xterm 256-colour index nearest to `c`.
@@ -221,19 +227,19 @@ enum TerminalPalette {
     }
 
     /// The cube level at or below `v`.
-    private static func level(_ v: Double) -> Int {
+    static func level(_ v: Double) -> Int {
       v < 95 ? 0 : v < 135 ? 1 : v < 175 ? 2 : v < 215 ? 3 : v < 255 ? 4 : 5
     }
 
     /// How far `c` is inside the near-greys (negative: outside): the spread
     /// of its channels below max(16, 0.3 × the highest).
-    private static func nearGrey(_ c: TerminalColor) -> Double {
+    static func nearGrey(_ c: TerminalColor) -> Double {
       let high = max(c.r, c.g, c.b)
       return max(16, 0.3 * high) - (high - min(c.r, c.g, c.b))
     }
 
     /// The grey ramp's step nearest to `c`'s mean.
-    private static func grey(_ c: TerminalColor) -> UInt8 {
+    static func grey(_ c: TerminalColor) -> UInt8 {
       let step = min(max((((c.r + c.g + c.b) / 3 - 8) / 10).rounded(), 0), 23)
       return UInt8(232 + Int(step))
     }
@@ -242,16 +248,21 @@ enum TerminalPalette {
     /// each channel has `c`'s candidates: the levels, the mean's grey step
     /// and being a near-grey are each the same over that cube (the spread
     /// moves by 1 at most there, its bound by 0.15).
-    static func same(aroundWhole c: TerminalColor) -> Bool {
+    static func same(aroundWhole c: TerminalColor) -> Bool { same(around: c, halfWidth: 0.5) }
+
+    /// Whether every colour within `h` of `c` in each channel has `c`'s
+    /// candidates (the spread moves by 2·`h` at most there, its bound by
+    /// 0.3·`h`).
+    static func same(around c: TerminalColor, halfWidth h: Double) -> Bool {
       func clamped(_ v: Double) -> Double { min(max(v, 0), 255) }
-      for v in [c.r, c.g, c.b] where level(clamped(v - 0.5)) != level(clamped(v + 0.5)) {
+      for v in [c.r, c.g, c.b] where level(clamped(v - h)) != level(clamped(v + h)) {
         return false
       }
       let margin = nearGrey(c.clamped)
-      guard abs(margin) > 1.15 else { return false }
+      guard abs(margin) > 2.3 * h else { return false }
       guard margin > 0 else { return true }
-      let low = TerminalColor(clamped(c.r - 0.5), clamped(c.g - 0.5), clamped(c.b - 0.5))
-      let high = TerminalColor(clamped(c.r + 0.5), clamped(c.g + 0.5), clamped(c.b + 0.5))
+      let low = TerminalColor(clamped(c.r - h), clamped(c.g - h), clamped(c.b - h))
+      let high = TerminalColor(clamped(c.r + h), clamped(c.g + h), clamped(c.b + h))
       return grey(low) == grey(high)
     }
   }
