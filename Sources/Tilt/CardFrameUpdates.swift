@@ -27,9 +27,7 @@ extension AsyncMotionManager {
       card.participants.append(stop)
       card.motion.readsWhen = stop.hasRoom
       stop.onCancel = { [unowned card] in card.pipeline.requestEnd() }
-      if try card.run() == .deviceWentAway {
-        throw MotionError.deviceGone(path: card.devicePath)
-      }
+      try card.run()
     }
   }
 }

@@ -39,15 +39,9 @@ import TiltCard
 ///
 /// Not thread-safe (not `Sendable`): use it from one thread.
 public final class TiltMotionManager: LoopParticipant, LoopRunning {
-  /// Why ``run(endingOn:)`` ended.
-  public enum Ending: Hashable, Sendable {
-    /// SIGINT or SIGTERM, or ``TiltPipeline/requestEnd()`` (a quit key).
-    case requested
-    /// The device went away and ``waitsForReconnect`` is false.
-    case deviceWentAway
-    /// The recording has been played to its end.
-    case recordingEnded
-  }
+  /// Why ``run(endingOn:)`` ended: the manager's under the card (a device
+  /// that went away is Motion's ``MotionError/deviceGone(path:)``, thrown).
+  public typealias Ending = DeviceMotionManager.Ending
 
   /// A note for the person using the device (Motion's ``MotionNote``).
   public typealias Note = MotionNote
@@ -286,30 +280,23 @@ public final class TiltMotionManager: LoopParticipant, LoopRunning {
     [motion.deadline, viewDeadline.deadline].compactMap { $0 }.min()
   }
 
-  /// Reads what is ready, shows the frames that are due. Throws when the
-  /// device went away and ``waitsForReconnect`` is false (``run(endingOn:)`` returns
-  /// ``Ending/deviceWentAway`` instead).
+  /// Reads what is ready, shows the frames that are due. Throws
+  /// ``MotionError/deviceGone(path:)`` when the device went away and
+  /// ``waitsForReconnect`` is false.
   public func service(ready: Set<Int32>) throws { try motion.service(ready: ready) }
 
   /// Runs on `loop` (with its participants and signals) until SIGINT or
   /// SIGTERM if it handles them, ``EventLoop/requestEnd()`` (from any
   /// thread), ``TiltPipeline/requestEnd()``, the end of a recording, or the
   /// device going away without ``waitsForReconnect``; then finishes the
-  /// output. SIGWINCH redraws.
+  /// output, and throws ``MotionError/deviceGone(path:)`` when the device
+  /// went away (as ``DeviceMotionManager/run(on:)`` does). SIGWINCH redraws.
   @discardableResult
   public func run(on loop: EventLoop) throws -> Ending {
     let view = viewDeadline
     motion.participants.append(view)
     defer { motion.participants.removeAll { $0 === view } }
-    do {
-      switch try motion.run(on: loop) {
-      case .requested: return .requested
-      case .recordingEnded: return .recordingEnded
-      }
-    } catch let error as MotionError {
-      guard case .deviceGone = error else { throw error }
-      return .deviceWentAway
-    }
+    return try motion.run(on: loop)
   }
 
   /// Keeps what the fusion learned of the gyroscope's bias for the next

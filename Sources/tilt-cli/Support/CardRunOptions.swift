@@ -20,10 +20,15 @@ extension PipelineOptions {
 }
 
 extension TiltMotionManager {
-  /// `live`'s run of this manager: exit 1 when the device went away.
+  /// `live`'s run of this manager: exit 1 when the device went away (its
+  /// note said so).
   func runLive(options: PipelineOptions, card: CardConfiguration) throws -> Int32 {
-    let ending = try options.cardRun.run(
-      self, card: configuration.card, title: deviceInfo?.name ?? devicePath)
-    return ending == .deviceWentAway ? ExitStatus.failure : ExitStatus.success
+    do {
+      _ = try options.cardRun.run(
+        self, card: configuration.card, title: deviceInfo?.name ?? devicePath)
+      return ExitStatus.success
+    } catch MotionError.deviceGone {
+      return ExitStatus.failure
+    }
   }
 }
