@@ -990,11 +990,10 @@ def _rate_norm(frame):
     return math.sqrt(sum(x * x for x in frame["rotationRate"]))
 
 
-def _live_first_rates(node, state, log_name):
-    """Runs `live` of `node` for a second with the biases stored under
-    `state` (XDG_STATE_HOME): checks that it exits cleanly and writes more
-    than 20 frames with a rotation rate; the largest of the first 25 rates
-    (deg/s)."""
+def _live_run(node, state, log_name, seconds):
+    """Runs `live --every-sample` of `node` for `seconds` with the biases
+    stored under `state` (XDG_STATE_HOME) and checks that it exits cleanly
+    on SIGINT; the finished run (its frames, its log saved)."""
     os.environ["XDG_STATE_HOME"] = state
     try:
         live = Watched(cli("live", "--device", node, "--format", "jsonl", "--every-sample"), log(log_name))
@@ -1002,12 +1001,20 @@ def _live_first_rates(node, state, log_name):
         del os.environ["XDG_STATE_HOME"]
     try:
         live.wait_open(node)
-        time.sleep(1.0)
+        time.sleep(seconds)
         rc = live.interrupt()
         check(rc == 0, "live did not exit cleanly: " + live.describe_exit())
     finally:
         live.kill()
         live.save_log()
+    return live
+
+
+def _live_first_rates(node, state, log_name):
+    """`live` of `node` for a second (`_live_run`): checks that it writes
+    more than 20 frames with a rotation rate; the largest of the first 25
+    rates (deg/s)."""
+    live = _live_run(node, state, log_name, 1.0)
     frames = [f for f in live.frames() if f.get("rotationRate")]
     check(len(frames) > 20, "live wrote %d frames with a rotation rate" % len(frames))
     return max(_rate_norm(f) for f in frames[:25])
@@ -1630,20 +1637,7 @@ def s25_calibrate_large_bias():
         err = max(abs(a - b) for a, b in zip(got["bias"], bias))
         check(err < 0.05, "measured bias %s deg/s, played %s" % (got["bias"], bias))
         check(got.get("large") is True, "calibrate --json does not say the 5 deg/s bias is large: %s" % got)
-        os.environ["XDG_STATE_HOME"] = state
-        try:
-            live = Watched(cli("live", "--device", node, "--format", "jsonl", "--every-sample"),
-                           log("s25-live.txt"))
-        finally:
-            del os.environ["XDG_STATE_HOME"]
-        try:
-            live.wait_open(node)
-            time.sleep(2.6)
-            rc = live.interrupt()
-            check(rc == 0, "live did not exit cleanly: " + live.describe_exit())
-        finally:
-            live.kill()
-            live.save_log()
+        live = _live_run(node, state, "s25-live.txt", 2.6)
     finally:
         stop.set()
         if player:
