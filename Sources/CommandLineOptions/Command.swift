@@ -29,7 +29,7 @@ extension Command {
 
   /// Every option the parser accepts, `--help` last.
   public static var acceptedOptions: [OptionDeclaration] {
-    options + [StandardOptions.help]
+    options + [StandardOptions.help.declaration]
   }
 
   /// `arguments` parsed against the declarations.

@@ -23,11 +23,13 @@ enum DefaultCommand: Command {
   }
   static let footer =
     "See 'tilt-cli <command> --help' (or 'tilt-cli help <command>') for a command's options."
-  static let options: [OptionDeclaration] =
-    [.flag("version", help: "Show the version.")] + PipelineOptions.declarations
+  enum Keys {
+    static let version = Flag("version", help: "Show the version.")
+  }
+  static let options = [Keys.version.declaration] + PipelineOptions.declarations
 
   static func run(_ arguments: CommandLineArguments) throws -> Int32 {
-    if arguments.has("version") {
+    if arguments[Keys.version] {
       print("tilt-cli \(Version.string)")
       return ExitStatus.success
     }
