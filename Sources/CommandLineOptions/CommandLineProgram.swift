@@ -58,7 +58,7 @@ public struct CommandLineProgram {
         print(command.helpText(program: name), terminator: "")
         return ExitStatus.success
       }
-      return try command.run(parsed)
+      return try command.run(arguments: parsed)
     } catch let error as UsageError {
       printUsageError(error, for: command)
       return ExitStatus.usage

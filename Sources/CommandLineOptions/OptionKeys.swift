@@ -89,7 +89,8 @@ extension Option where Value == Double {
   }
 }
 
-extension Option where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+extension Option
+where Value: RawRepresentable & CaseIterable & SendableMetatype, Value.RawValue == String {
   /// One of `Value`'s cases, by its spelling; the choices are the cases'.
   public static func choice(
     _ name: String, short: Character? = nil, _ valueName: String? = nil, help: String

@@ -14,7 +14,8 @@ enum Fixture {
       static let version = Flag("version", help: "Show the version.")
     }
     static let options = [Keys.version.declaration]
-    static func run(_ arguments: CommandLineArguments) throws -> Int32 { 0 }
+    static func request(from arguments: CommandLineArguments) -> Bool { arguments[Keys.version] }
+    static func run(_ version: Bool) throws -> Int32 { 0 }
   }
 
   enum Paint: Command {
@@ -29,9 +30,12 @@ enum Fixture {
       static let layer = RepeatableOption("layer", "PATH", help: "A layer; again for more.")
     }
     static let options = [Keys.color.declaration, Keys.coats.declaration, Keys.layer.declaration]
+    static func request(from arguments: CommandLineArguments) -> String? {
+      arguments.positionals.first
+    }
     /// Fails with a plain error when the file is `missing`, else exits 3.
-    static func run(_ arguments: CommandLineArguments) throws -> Int32 {
-      if arguments.positionals.first == "missing" { throw Missing() }
+    static func run(_ file: String?) throws -> Int32 {
+      if file == "missing" { throw Missing() }
       return 3
     }
   }

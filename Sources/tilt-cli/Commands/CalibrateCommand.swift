@@ -37,13 +37,25 @@ enum CalibrateCommand: Command {
   }
   static let options = [Keys.device.declaration, Keys.duration.declaration, Keys.json.declaration]
 
-  static func run(_ arguments: CommandLineArguments) throws -> Int32 {
-    let seconds = try arguments[Keys.duration] ?? 3
-    let json = arguments[Keys.json]
+  struct Request {
+    var seconds: Double
+    var json: Bool
+    /// `nil`: the first motion device with a gyroscope.
+    var device: String?
+  }
+
+  static func request(from arguments: CommandLineArguments) throws(UsageError) -> Request {
+    Request(
+      seconds: try arguments[Keys.duration] ?? 3, json: arguments[Keys.json],
+      device: try arguments[Keys.device])
+  }
+
+  static func run(_ request: Request) throws -> Int32 {
+    let (seconds, json) = (request.seconds, request.json)
     guard let store = GyroBiasStore() else {
       throw Failure("neither XDG_STATE_HOME nor HOME is set: nowhere to store the bias")
     }
-    let path = try arguments[Keys.device] ?? DeviceChoice.firstGyroscopeDevice()
+    let path = try request.device ?? DeviceChoice.firstGyroscopeDevice()
     let calibrator = try GyroCalibrator(devicePath: path)
     let bar = ProgressLine(enabled: StandardError.isTerminal)
     if !json || bar.enabled {

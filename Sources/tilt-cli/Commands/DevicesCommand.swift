@@ -12,9 +12,12 @@ enum DevicesCommand: Command {
   }
   static let options = [Keys.json.declaration]
 
-  static func run(_ arguments: CommandLineArguments) throws -> Int32 {
+  /// Whether `--json` was given.
+  static func request(from arguments: CommandLineArguments) -> Bool { arguments[Keys.json] }
+
+  static func run(_ json: Bool) throws -> Int32 {
     let listing = DeviceListing.scan()
-    if arguments[Keys.json] {
+    if json {
       print(listing.json(describingErrors: LibraryErrorText.describe).serialized(pretty: true))
     } else {
       print(listing.table(describingErrors: LibraryErrorText.describe), terminator: "")

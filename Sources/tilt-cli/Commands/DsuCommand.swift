@@ -2,6 +2,7 @@ import CardServer
 import CommandLineOptions
 import DSU
 import Foundation
+import PollLoop
 import Tilt
 
 /// `tilt-cli dsu`: serves motion to emulators over the DSU ("cemuhook")
@@ -38,7 +39,15 @@ enum DsuCommand: Command {
   static let options = ([Keys.listen, Keys.device, Keys.allow, Keys.replay] as [any OptionKey])
     .map(\.declaration)
 
-  static func run(_ arguments: CommandLineArguments) throws -> Int32 {
+  struct Request {
+    var listen: ServeAddress
+    var allowList: AllowList
+    /// The devices to serve; none: every motion device.
+    var named: [String]
+    var replay: String?
+  }
+
+  static func request(from arguments: CommandLineArguments) throws -> Request {
     let listen =
       try arguments[Keys.listen].map { text throws(UsageError) in
         try listenAddress(text)
@@ -56,10 +65,15 @@ enum DsuCommand: Command {
     if let replay, !FileManager.default.isReadableFile(atPath: replay) {
       throw Failure("\(replay): cannot read the recording")
     }
+    return Request(listen: listen, allowList: allowList, named: named, replay: replay)
+  }
+
+  static func run(_ request: Request) throws -> Int32 {
+    let (listen, named, replay) = (request.listen, request.named, request.replay)
     var configuration = DeviceMotionConfiguration()
     configuration.gyroBiasStore = GyroBiasStore()
     let server = try DSUServer(
-      host: listen.host, port: listen.port, allowList: allowList,
+      host: listen.host, port: listen.port, allowList: request.allowList,
       source: replay.map { .recording(path: $0) } ?? .live(devices: named),
       deviceConfiguration: configuration)
     StandardError.write("serving DSU on udp://\(server.address)\n")

@@ -21,10 +21,22 @@ enum LiveCommand: Command {
   static let options =
     [Keys.device.declaration, Keys.wait.declaration] + PipelineOptions.declarations
 
-  static func run(_ arguments: CommandLineArguments) throws -> Int32 {
-    let options = try PipelineOptions(arguments)
-    let device = try arguments[Keys.device] ?? DeviceChoice.firstMotionDevice()
-    return try live(options: options, devicePath: device, wait: arguments[Keys.wait])
+  struct Request {
+    var options: PipelineOptions
+    /// `nil`: the first motion device found.
+    var device: String?
+    var wait: Bool
+  }
+
+  static func request(from arguments: CommandLineArguments) throws(UsageError) -> Request {
+    Request(
+      options: try PipelineOptions(arguments), device: try arguments[Keys.device],
+      wait: arguments[Keys.wait])
+  }
+
+  static func run(_ request: Request) throws -> Int32 {
+    let device = try request.device ?? DeviceChoice.firstMotionDevice()
+    return try live(options: request.options, devicePath: device, wait: request.wait)
   }
 
   /// The live loop of the library, into the sink the options ask for, with

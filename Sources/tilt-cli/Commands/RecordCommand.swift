@@ -25,12 +25,24 @@ enum RecordCommand: Command {
     Keys.device.declaration, Keys.duration.declaration, Keys.output.declaration,
   ]
 
-  static func run(_ arguments: CommandLineArguments) throws -> Int32 {
+  struct Request {
+    var output: String
+    var duration: Double?
+    /// `nil`: the first motion device found.
+    var device: String?
+  }
+
+  static func request(from arguments: CommandLineArguments) throws(UsageError) -> Request {
+    let (duration, device) = (try arguments[Keys.duration], try arguments[Keys.device])
     guard let output = try arguments[Keys.output] else {
       throw UsageError("missing -o FILE (where to write the recording)")
     }
-    let duration = try arguments[Keys.duration]
-    let device = try arguments[Keys.device] ?? DeviceChoice.firstMotionDevice()
+    return Request(output: output, duration: duration, device: device)
+  }
+
+  static func run(_ request: Request) throws -> Int32 {
+    let (output, duration) = (request.output, request.duration)
+    let device = try request.device ?? DeviceChoice.firstMotionDevice()
     switch try MotionNode.resolve(device) {
     case .iio(let imu):
       return try IIOCommands.record(imu, outputPath: output, duration: duration)

@@ -33,7 +33,15 @@ enum ReplayCommand: Command {
   static let options =
     [Keys.speed.declaration, Keys.loop.declaration] + PipelineOptions.declarations
 
-  static func run(_ arguments: CommandLineArguments) throws -> Int32 {
+  struct Request {
+    var options: PipelineOptions
+    /// Times the recorded speed; `nil` for as fast as possible.
+    var speed: Double?
+    var path: String
+    var loop: Bool
+  }
+
+  static func request(from arguments: CommandLineArguments) throws(UsageError) -> Request {
     let options = try PipelineOptions(arguments)
     // Without --speed: 1, or max when the replay writes a file.
     let writesFile =
@@ -48,6 +56,11 @@ enum ReplayCommand: Command {
         "'--loop' plays until q or Ctrl-C: it needs a paced replay, not --speed max "
           + "(the default when writing a file; give --speed 1)")
     }
+    return Request(options: options, speed: speed, path: path, loop: loop)
+  }
+
+  static func run(_ request: Request) throws -> Int32 {
+    let (options, speed, path) = (request.options, request.speed, request.path)
     let configuration = try options.tiltConfiguration()
     let source = try RecordingSource.open(path: path, configuration: configuration)
     for note in source.notes { StandardError.write("tilt-cli replay: \(note)\n") }
@@ -56,7 +69,7 @@ enum ReplayCommand: Command {
       title:
         "\(TerminalText.escaped(path.split(separator: "/").last.map(String.init) ?? path)) · tilt",
       path: path,
-      loops: loop,
+      loops: request.loop,
       emptyNote: "tilt-cli replay: \(path) has no samples to play: nothing but its header "
         + "(no motion events, or no data rows)")
   }

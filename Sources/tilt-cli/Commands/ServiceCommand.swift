@@ -4,6 +4,7 @@ import DSU
 import Foundation
 import Motion
 import MotionService
+import PollLoop
 
 /// `tilt-cli service`: serves motion to any program on the session bus as
 /// `org.tilt.Motion1` (contract §8).
@@ -37,7 +38,15 @@ enum ServiceCommand: Command {
   static let options = ([Keys.device, Keys.replay, Keys.dsu, Keys.allow] as [any OptionKey])
     .map(\.declaration)
 
-  static func run(_ arguments: CommandLineArguments) throws -> Int32 {
+  struct Request {
+    /// The devices to serve; none: every motion device.
+    var named: [String]
+    var replay: String?
+    /// `--dsu` and its `--allow`s.
+    var dsu: (address: ServeAddress, allowList: AllowList)?
+  }
+
+  static func request(from arguments: CommandLineArguments) throws -> Request {
     let named = arguments[Keys.device]
     let replay = try arguments[Keys.replay]
     if replay != nil && !named.isEmpty {
@@ -46,7 +55,11 @@ enum ServiceCommand: Command {
     if let replay, !FileManager.default.isReadableFile(atPath: replay) {
       throw Failure("\(replay): cannot read the recording")
     }
-    let dsuListening = try dsu(arguments)
+    return Request(named: named, replay: replay, dsu: try dsu(arguments))
+  }
+
+  static func run(_ request: Request) throws -> Int32 {
+    let (named, replay, dsuListening) = (request.named, request.replay, request.dsu)
     var configuration = DeviceMotionConfiguration()
     configuration.gyroBiasStore = GyroBiasStore()
     let hub = DeviceHub(

@@ -95,7 +95,15 @@ enum TuneCommand: Command {
   static let options =
     [Keys.json.declaration, Keys.plot.declaration, Keys.search.declaration] + shared
 
-  static func run(_ arguments: CommandLineArguments) throws -> Int32 {
+  struct Request {
+    var path: String
+    var search: TuneSearch
+    var options: PipelineOptions
+    var plotPath: String?
+    var json: Bool
+  }
+
+  static func request(from arguments: CommandLineArguments) throws -> Request {
     guard let path = arguments.positionals.first else {
       throw UsageError("missing FILE (an evemu recording or a CSV log)")
     }
@@ -103,13 +111,19 @@ enum TuneCommand: Command {
     let options = try PipelineOptions(arguments)
     let plotPath = try arguments[Keys.plot]
     if let plotPath { try checkPlotPath(plotPath) }
+    return Request(
+      path: path, search: search, options: options, plotPath: plotPath, json: arguments[Keys.json])
+  }
+
+  static func run(_ request: Request) throws -> Int32 {
+    let (path, plotPath, json) = (request.path, request.plotPath, request.json)
     let progress = ProgressBar(label: "tune")
     let run: TuneRun
     do {
-      let configuration = try options.tiltConfiguration()
+      let configuration = try request.options.tiltConfiguration()
       run = try TuneRun(
         path: path, configuration: configuration.deviceMotion, card: configuration.card,
-        search: search
+        search: request.search
       ) { done, total in progress.update(done, of: total) }
     } catch let error as TuningError {
       // The library's advice, with the command that makes such a recording.
@@ -126,7 +140,6 @@ enum TuneCommand: Command {
         throw Failure("\(plotPath): cannot write the plot: \(error.localizedDescription)")
       }
     }
-    let json = arguments[Keys.json]
     print(
       json
         ? report.json.serialized()
