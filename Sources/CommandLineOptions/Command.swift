@@ -26,7 +26,7 @@ public protocol Command {
   /// The options, in the order the help lists them, without `--help`.
   static var options: [OptionDeclaration] { get }
   /// The options and arguments read through their keys, and checked
-  /// together; no work is done and nothing is opened here.
+  /// together (a file's name may be checked); nothing is opened or run here.
   static func request(from arguments: CommandLineArguments) throws -> Request
   /// Runs the command as asked; returns the exit status.
   static func run(_ request: Request) throws -> Int32
