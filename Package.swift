@@ -97,7 +97,7 @@ let package = Package(
     .executableTarget(
       name: "tilt-cli",
       dependencies: [
-        "Tilt", "Motion", "Evdev", "SensorData", "IIO", "Attitude", "TiltCard",
+        "Tilt", "Motion", "PollLoop", "Evdev", "SensorData", "IIO", "Attitude", "TiltCard",
         "SystemCalls", "CardServer", "CardPage", "Tuning", "DSU", "CommandLineOptions",
         "MotionService", "Reports", "JSON",
       ]),

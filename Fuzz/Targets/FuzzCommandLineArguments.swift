@@ -9,21 +9,28 @@ private enum FuzzFormat: String, CaseIterable {
   case csv
 }
 
-private let declarations: [OptionDeclaration] = [
-  .value("rate", short: "r", "HZ", help: "A number.", validation: .number(-1000...1000)),
-  .value("format", help: "A choice.", validation: .choices(FuzzFormat.spellings)),
-  .value("output", short: "o", "FILE", help: "Any value."),
-  .value("mount-matrix", "M", help: "Any value."),
-  .value(
+/// The options, read back through their keys as a command reads them.
+private enum Keys {
+  static let rate = Option<Double>.number(
+    "rate", short: "r", "HZ", help: "A number.", in: -1000...1000)
+  static let format = Option<FuzzFormat>.choice("format", help: "A choice.")
+  static let output = Option<String>.value("output", short: "o", "FILE", help: "Any value.")
+  static let mountMatrix = Option<String>.value("mount-matrix", "M", help: "Any value.")
+  static let alpha = Option<String>.value(
     "alpha", "A", help: "A check of its own.",
     validation: .custom { text throws(UsageError) in
       guard text.hasPrefix("a") else { throw UsageError("'--alpha' needs a leading a") }
-    }),
-  .value("device", "PATH", help: "Repeatable.", repeatable: true),
-  .flag("json", short: "j", help: "A flag."),
-  .flag("verbose", help: "A flag."),
-  .flag("help", short: "h", help: "Help."),
-]
+    })
+  static let device = RepeatableOption("device", "PATH", help: "Repeatable.")
+  static let json = Flag("json", short: "j", help: "A flag.")
+  static let verbose = Flag("verbose", help: "A flag.")
+}
+
+private let declarations: [OptionDeclaration] =
+  ([
+    Keys.rate, Keys.format, Keys.output, Keys.mountMatrix, Keys.alpha, Keys.device, Keys.json,
+    Keys.verbose, StandardOptions.help,
+  ] as [any OptionKey]).map(\.declaration)
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCommandLineArguments(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
@@ -45,16 +52,20 @@ public func fuzzCommandLineArguments(_ data: UnsafePointer<UInt8>?, _ size: Int)
       }
       precondition(declaration.kind != .flag, "a flag with a value")
       precondition(declaration.kind == .repeatable || values.count == 1, "a repeated value")
-      if parsed.has("help") { continue }
-      if let value = parsed.number(name), case .number(let range) = declaration.validation {
-        precondition(value.isFinite && range.contains(value), "number out of range")
-      }
-      if name == "format" {
-        let choice = try parsed.choice(name, as: FuzzFormat.self)
-        precondition(choice != nil, "a choice not checked")
-      }
-      if name == "alpha" { precondition(values[0].hasPrefix("a"), "a custom check skipped") }
     }
+    // With --help the values are not validated: the command prints its help.
+    guard !parsed[StandardOptions.help] else { return 0 }
+    if let value = try parsed[Keys.rate] {
+      precondition(value.isFinite && (-1000...1000).contains(value), "number out of range")
+    }
+    let format = try parsed[Keys.format]
+    precondition(parsed.isGiven(Keys.format) == (format != nil), "a choice not checked")
+    if let alpha = try parsed[Keys.alpha] {
+      precondition(alpha.hasPrefix("a"), "a custom check skipped")
+    }
+    precondition(parsed[Keys.device] == (parsed.values["device"] ?? []), "a repeatable lost")
+    _ = (try parsed[Keys.output], try parsed[Keys.mountMatrix], parsed[Keys.json])
+    _ = parsed[Keys.verbose]
   } catch {
     precondition(!error.description.isEmpty, "a usage error without a message")
   }

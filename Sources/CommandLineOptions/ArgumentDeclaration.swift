@@ -18,6 +18,5 @@ public struct ArgumentDeclaration: Sendable {
 /// The options every command takes.
 public enum StandardOptions {
   /// `-h`, `--help`: the command prints its help instead of running.
-  public static let help = OptionDeclaration.flag(
-    "help", short: "h", help: "Show help information.")
+  public static let help = Flag("help", short: "h", help: "Show help information.")
 }

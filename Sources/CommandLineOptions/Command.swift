@@ -3,7 +3,14 @@
 /// The option declarations are the one place an option is written: the
 /// parser accepts exactly them (and `-h`, `--help`), and the help, the man
 /// page and the shell completions are made from them.
+///
+/// A command reads its options in one place, ``request(from:)``, through
+/// their keys, and runs on what it read: ``run(_:)`` never sees the
+/// arguments, so every option a run uses was read there, and a test can see
+/// that each declared option is (``CommandLineArguments/unread``).
 public protocol Command {
+  /// What a run was asked for: the options and arguments, read and checked.
+  associatedtype Request
   /// The word that picks the command; `""` for the program run without one.
   static var name: String { get }
   /// One sentence: what the command does.
@@ -18,8 +25,11 @@ public protocol Command {
   static var footer: String { get }
   /// The options, in the order the help lists them, without `--help`.
   static var options: [OptionDeclaration] { get }
-  /// Runs the command; returns the exit status.
-  static func run(_ arguments: CommandLineArguments) throws -> Int32
+  /// The options and arguments read through their keys, and checked
+  /// together (a file's name may be checked); nothing is opened or run here.
+  static func request(from arguments: CommandLineArguments) throws -> Request
+  /// Runs the command as asked; returns the exit status.
+  static func run(_ request: Request) throws -> Int32
 }
 
 extension Command {
@@ -29,7 +39,12 @@ extension Command {
 
   /// Every option the parser accepts, `--help` last.
   public static var acceptedOptions: [OptionDeclaration] {
-    options + [StandardOptions.help]
+    options + [StandardOptions.help.declaration]
+  }
+
+  /// Reads what `arguments` ask for, then runs it.
+  public static func run(arguments: CommandLineArguments) throws -> Int32 {
+    try run(request(from: arguments))
   }
 
   /// `arguments` parsed against the declarations.

@@ -6,22 +6,28 @@
 /// missing value, a single-valued option given twice, one positional too many,
 /// or a value its validation refuses. With `--help` the values are not
 /// validated, so that the help shows even beside a mistyped value.
+///
+/// Options are read only through their keys (``Flag``, ``Option``,
+/// ``RepeatableOption``): `arguments[Keys.output]`. There is no reader by
+/// name, so a misspelt option is a compile error, not a quiet `nil`.
 public struct CommandLineArguments {
   /// Each valued option's values by its long name, in the order given.
-  public private(set) var values: [String: [String]] = [:]
+  var values: [String: [String]] = [:]
   /// The long names of the flags given.
-  public private(set) var flags: Set<String> = []
+  var flags: Set<String> = []
   /// The positional arguments, in order.
   public private(set) var positionals: [String] = []
-
-  /// The name `--help` is parsed under.
-  public static let helpName = "help"
+  /// Every option the arguments were parsed against.
+  public let declarations: [OptionDeclaration]
+  /// The long names of the options read so far, given or not.
+  private let reads = ReadLog()
 
   /// `arguments` (without the program and command names) parsed against
   /// `declarations`, with at most `maxPositionals` positional arguments.
   public init(
     _ arguments: [String], options declarations: [OptionDeclaration], maxPositionals: Int
   ) throws(UsageError) {
+    self.declarations = declarations
     var byName: [String: OptionDeclaration] = [:]
     var byShort: [Character: OptionDeclaration] = [:]
     for declaration in declarations {
@@ -103,32 +109,48 @@ public struct CommandLineArguments {
       values[name, default: []].append(value)
       given.append((declaration, value))
     }
-    guard !flags.contains(Self.helpName) else { return }
+    guard !flags.contains(StandardOptions.help.declaration.name) else { return }
     for (declaration, value) in given { try declaration.check(value) }
   }
 
-  /// Whether the flag `--flag` was given.
-  public func has(_ flag: String) -> Bool { flags.contains(flag) }
+  /// Whether the flag was given.
+  public subscript(flag: Flag) -> Bool {
+    reads.names.insert(flag.declaration.name)
+    return flags.contains(flag.declaration.name)
+  }
 
-  /// The value of a single-valued option.
-  public func string(_ name: String) -> String? { values[name]?.last }
+  /// The option's value, or `nil` when it was not given.
+  public subscript<Value>(option: Option<Value>) -> Value? {
+    get throws(UsageError) {
+      reads.names.insert(option.declaration.name)
+      guard let text = values[option.declaration.name]?.last else { return nil }
+      return try option.convert(text)
+    }
+  }
 
   /// Every value of a repeatable option, in the order given.
-  public func strings(_ name: String) -> [String] { values[name] ?? [] }
-
-  /// The value of `--name`, declared with a number validation, as a number.
-  public func number(_ name: String) -> Double? { string(name).flatMap { Double($0) } }
-
-  /// The value of `--name` as one of `choices`.
-  public func choice<T: RawRepresentable & CaseIterable>(_ name: String, as: T.Type)
-    throws(UsageError)
-    -> T?
-  where T.RawValue == String {
-    guard let text = values[name]?.last else { return nil }
-    guard let value = T(rawValue: text) else {
-      let names = T.allCases.map(\.rawValue).joined(separator: ", ")
-      throw UsageError("'--\(name)' must be one of \(names), not '\(text)'")
-    }
-    return value
+  public subscript(option: RepeatableOption) -> [String] {
+    reads.names.insert(option.declaration.name)
+    return values[option.declaration.name] ?? []
   }
+
+  /// Whether the option was given, whatever its kind.
+  public func isGiven(_ option: any OptionKey) -> Bool {
+    reads.names.insert(option.declaration.name)
+    let name = option.declaration.name
+    return option.declaration.kind == .flag ? flags.contains(name) : values[name] != nil
+  }
+
+  /// The declared options not read so far (`--help` aside): after a command
+  /// has read its options, an option it declares but never reads.
+  public var unread: [OptionDeclaration] {
+    declarations.filter {
+      $0.name != StandardOptions.help.declaration.name && !reads.names.contains($0.name)
+    }
+  }
+}
+
+/// The names of the options read, shared by the copies of one parse.
+private final class ReadLog {
+  var names: Set<String> = []
 }

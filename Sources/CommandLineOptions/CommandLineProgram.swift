@@ -54,11 +54,11 @@ public struct CommandLineProgram {
   private func run(_ command: any Command.Type, _ arguments: [String]) -> Int32 {
     do {
       let parsed = try command.parse(arguments)
-      if parsed.has(CommandLineArguments.helpName) {
+      if parsed[StandardOptions.help] {
         print(command.helpText(program: name), terminator: "")
         return ExitStatus.success
       }
-      return try command.run(parsed)
+      return try command.run(arguments: parsed)
     } catch let error as UsageError {
       printUsageError(error, for: command)
       return ExitStatus.usage

@@ -1,7 +1,7 @@
-import CommandLineOptions
 import Foundation
 import Testing
 
+@testable import CommandLineOptions
 @testable import tilt_cli
 
 /// The option declarations are the one source of the parser and the help:
@@ -68,9 +68,9 @@ import Testing
         }
         let parsed = try command.parse(arguments)
         if option.kind == .flag {
-          #expect(parsed.has(option.name), "\(command.name) \(arguments)")
+          #expect(parsed.flags.contains(option.name), "\(command.name) \(arguments)")
         } else {
-          #expect(parsed.strings(option.name) == [arguments[1]], "\(command.name) \(arguments)")
+          #expect(parsed.values[option.name] == [arguments[1]], "\(command.name) \(arguments)")
         }
       }
     }
@@ -93,9 +93,9 @@ import Testing
     }
     let afterEnd = try InfoCommand.parse(["--", "-h"])
     #expect(afterEnd.positionals == ["-h"])
-    #expect(!afterEnd.has("help"))
+    #expect(!afterEnd[StandardOptions.help])
     // The help shows beside a value that would not pass.
-    #expect(try ReplayCommand.parse(["--rate", "0", "--help"]).has("help"))
+    #expect(try ReplayCommand.parse(["--rate", "0", "--help"])[StandardOptions.help])
   }
 
   @Test func valuesAreValidatedByTheirDeclarations() {

@@ -10,8 +10,12 @@ enum Fixture {
     static let overview = "Paint things."
     static let usage = "[<command>] [options]"
     static let discussion = "Paints.\n\nCOMMANDS:\n  paint   Paint a file."
-    static let options: [OptionDeclaration] = [.flag("version", help: "Show the version.")]
-    static func run(_ arguments: CommandLineArguments) throws -> Int32 { 0 }
+    enum Keys {
+      static let version = Flag("version", help: "Show the version.")
+    }
+    static let options = [Keys.version.declaration]
+    static func request(from arguments: CommandLineArguments) -> Bool { arguments[Keys.version] }
+    static func run(_ version: Bool) throws -> Int32 { 0 }
   }
 
   enum Paint: Command {
@@ -19,14 +23,19 @@ enum Fixture {
     static let overview = "Paint a file."
     static let usage = "paint [options] FILE"
     static let arguments = [ArgumentDeclaration(name: "FILE", help: "The file to paint.")]
-    static let options: [OptionDeclaration] = [
-      .value("color", short: "c", help: "The color.", validation: .choices(Color.spellings)),
-      .value("coats", "N", help: "How many coats, 1 to 3.", validation: .number(1...3)),
-      .value("layer", "PATH", help: "A layer; again for more.", repeatable: true),
-    ]
+    enum Keys {
+      static let color = Option<Color>.choice("color", short: "c", help: "The color.")
+      static let coats = Option<Double>.number(
+        "coats", "N", help: "How many coats, 1 to 3.", in: 1...3)
+      static let layer = RepeatableOption("layer", "PATH", help: "A layer; again for more.")
+    }
+    static let options = [Keys.color.declaration, Keys.coats.declaration, Keys.layer.declaration]
+    static func request(from arguments: CommandLineArguments) -> String? {
+      arguments.positionals.first
+    }
     /// Fails with a plain error when the file is `missing`, else exits 3.
-    static func run(_ arguments: CommandLineArguments) throws -> Int32 {
-      if arguments.positionals.first == "missing" { throw Missing() }
+    static func run(_ file: String?) throws -> Int32 {
+      if file == "missing" { throw Missing() }
       return 3
     }
   }

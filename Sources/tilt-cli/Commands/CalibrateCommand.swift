@@ -20,30 +20,42 @@ enum CalibrateCommand: Command {
     \(degrees(GyroCalibrator.maximumBiasDegreesPerSecond)) deg/s on an axis is measured, and said to be large beyond the
     \(degrees(GyroCalibrator.largeBiasDegreesPerSecond)) deg/s that live learns by itself (such a device drifts without it).
     """
-  static let options: [OptionDeclaration] = [
-    .value(
+  enum Keys {
+    static let device = Option<String>.value(
       "device", "PATH",
       help: "The evdev node, or an IIO sensor, /dev/iio:device0 (its\n"
         + "accelerometer with the gyroscope of its hub) (default:\n"
-        + "the first motion device with a gyroscope)."),
-    .value(
-      "duration", "S", help: "Seconds to measure, 0.5 to 600 (default: 3).",
-      validation: .number(0.5...600)),
-    .flag(
+        + "the first motion device with a gyroscope).")
+    static let duration = Option<Double>.number(
+      "duration", "S", help: "Seconds to measure, 0.5 to 600 (default: 3).", in: 0.5...600)
+    static let json = Flag(
       "json",
       help: "Print {\"device\", \"bias\", \"uncertainty\", \"samples\",\n"
         + "\"large\"}: bias and uncertainty in deg/s, card\n"
         + "coordinates; large true beyond \(degrees(GyroCalibrator.largeBiasDegreesPerSecond)) deg/s on an axis."
-    ),
-  ]
+    )
+  }
+  static let options = [Keys.device.declaration, Keys.duration.declaration, Keys.json.declaration]
 
-  static func run(_ arguments: CommandLineArguments) throws -> Int32 {
-    let seconds = arguments.number("duration") ?? 3
-    let json = arguments.has("json")
+  struct Request {
+    var seconds: Double
+    var json: Bool
+    /// `nil`: the first motion device with a gyroscope.
+    var device: String?
+  }
+
+  static func request(from arguments: CommandLineArguments) throws(UsageError) -> Request {
+    Request(
+      seconds: try arguments[Keys.duration] ?? 3, json: arguments[Keys.json],
+      device: try arguments[Keys.device])
+  }
+
+  static func run(_ request: Request) throws -> Int32 {
+    let (seconds, json) = (request.seconds, request.json)
     guard let store = GyroBiasStore() else {
       throw Failure("neither XDG_STATE_HOME nor HOME is set: nowhere to store the bias")
     }
-    let path = try arguments.string("device") ?? DeviceChoice.firstGyroscopeDevice()
+    let path = try request.device ?? DeviceChoice.firstGyroscopeDevice()
     let calibrator = try GyroCalibrator(devicePath: path)
     let bar = ProgressLine(enabled: StandardError.isTerminal)
     if !json || bar.enabled {

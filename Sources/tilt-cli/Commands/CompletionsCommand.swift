@@ -19,13 +19,17 @@ enum CompletionsCommand: Command {
   ]
   static let options: [OptionDeclaration] = []
 
-  static func run(_ arguments: CommandLineArguments) throws -> Int32 {
+  static func request(from arguments: CommandLineArguments) throws(UsageError) -> Shell {
     guard let name = arguments.positionals.first else {
       throw UsageError("missing SHELL (bash, zsh or fish)")
     }
     guard let shell = Shell(rawValue: name) else {
       throw UsageError("SHELL must be one of bash, zsh, fish, not '\(name)'")
     }
+    return shell
+  }
+
+  static func run(_ shell: Shell) throws -> Int32 {
     let catalog = CommandList.program.catalog
     let madeBy = "\(catalog.program) \(Self.name) \(shell)"
     switch shell {

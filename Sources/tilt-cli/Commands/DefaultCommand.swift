@@ -23,15 +23,27 @@ enum DefaultCommand: Command {
   }
   static let footer =
     "See 'tilt-cli <command> --help' (or 'tilt-cli help <command>') for a command's options."
-  static let options: [OptionDeclaration] =
-    [.flag("version", help: "Show the version.")] + PipelineOptions.declarations
+  enum Keys {
+    static let version = Flag("version", help: "Show the version.")
+  }
+  static let options = [Keys.version.declaration] + PipelineOptions.declarations
 
-  static func run(_ arguments: CommandLineArguments) throws -> Int32 {
-    if arguments.has("version") {
+  /// `--version`, or a run with the pipeline's options.
+  enum Request {
+    case version
+    case tilt(PipelineOptions)
+  }
+
+  /// `--version` before the other options: it prints the version whatever they are.
+  static func request(from arguments: CommandLineArguments) throws(UsageError) -> Request {
+    arguments[Keys.version] ? .version : .tilt(try PipelineOptions(arguments))
+  }
+
+  static func run(_ request: Request) throws -> Int32 {
+    guard case .tilt(let options) = request else {
       print("tilt-cli \(Version.string)")
       return ExitStatus.success
     }
-    let options = try PipelineOptions(arguments)
     if let device = DeviceChoice.firstMotionDeviceIfAny() {
       return try LiveCommand.live(options: options, devicePath: device, wait: false)
     }

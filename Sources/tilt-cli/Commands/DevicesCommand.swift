@@ -7,13 +7,17 @@ enum DevicesCommand: Command {
   static let name = "devices"
   static let overview = "List input devices that can drive the card, and why others can't."
   static let usage = "devices [--json]"
-  static let options: [OptionDeclaration] = [
-    .flag("json", help: "One JSON array of devices instead of a table.")
-  ]
+  enum Keys {
+    static let json = Flag("json", help: "One JSON array of devices instead of a table.")
+  }
+  static let options = [Keys.json.declaration]
 
-  static func run(_ arguments: CommandLineArguments) throws -> Int32 {
+  /// Whether `--json` was given.
+  static func request(from arguments: CommandLineArguments) -> Bool { arguments[Keys.json] }
+
+  static func run(_ json: Bool) throws -> Int32 {
     let listing = DeviceListing.scan()
-    if arguments.has("json") {
+    if json {
       print(listing.json(describingErrors: LibraryErrorText.describe).serialized(pretty: true))
     } else {
       print(listing.table(describingErrors: LibraryErrorText.describe), terminator: "")

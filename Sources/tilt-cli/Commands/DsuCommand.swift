@@ -2,6 +2,7 @@ import CardServer
 import CommandLineOptions
 import DSU
 import Foundation
+import PollLoop
 import Tilt
 
 /// `tilt-cli dsu`: serves motion to emulators over the DSU ("cemuhook")
@@ -18,48 +19,61 @@ enum DsuCommand: Command {
     emulator asks for its motion, and closed 5 s after it stops asking.
     In the emulator, add a DSU client at 127.0.0.1, port 26760.
     """
-  static let options: [OptionDeclaration] = [
-    .value(
+  enum Keys {
+    static let listen = Option<String>.value(
       "listen", "[HOST:]PORT",
       help: "Where to listen (default: 127.0.0.1:26760). Any address\n"
-        + "but loopback needs --allow."),
-    .value(
+        + "but loopback needs --allow.")
+    static let device = RepeatableOption(
       "device", "PATH",
       help: "Serve this device (an evdev node, or /dev/iio:deviceN);\n"
-        + "repeat for more slots (default: every motion device).",
-      repeatable: true),
-    .value(
+        + "repeat for more slots (default: every motion device).")
+    static let allow = RepeatableOption(
       "allow", "CIDR",
       help: "Answer clients in this range (192.168.1.0/24, fd00::/8);\n"
-        + "repeatable; others are dropped unanswered.",
-      repeatable: true),
-    .value(
+        + "repeatable; others are dropped unanswered.")
+    static let replay = Option<String>.value(
       "replay", "FILE",
-      help: "Serve a recording as slot 0, paced and looping, instead\nof the devices."),
-  ]
+      help: "Serve a recording as slot 0, paced and looping, instead\nof the devices.")
+  }
+  static let options = ([Keys.listen, Keys.device, Keys.allow, Keys.replay] as [any OptionKey])
+    .map(\.declaration)
 
-  static func run(_ arguments: CommandLineArguments) throws -> Int32 {
+  struct Request {
+    var listen: ServeAddress
+    var allowList: AllowList
+    /// The devices to serve; none: every motion device.
+    var named: [String]
+    var replay: String?
+  }
+
+  static func request(from arguments: CommandLineArguments) throws -> Request {
     let listen =
-      try arguments.string("listen").map { text throws(UsageError) in
+      try arguments[Keys.listen].map { text throws(UsageError) in
         try listenAddress(text)
       } ?? ServeAddress(port: 26760)
     // Checked here rather than in the declarations: the values of both are
     // checked together with what they mean for each other.
     let allowList = try allowList(
-      host: listen.host, allowed: arguments.strings("allow"), serving: "serving on",
+      host: listen.host, allowed: arguments[Keys.allow], serving: "serving on",
       loopback: "listen on 127.0.0.1")
-    let named = arguments.strings("device")
-    let replay = arguments.string("replay")
+    let named = arguments[Keys.device]
+    let replay = try arguments[Keys.replay]
     if replay != nil && !named.isEmpty {
       throw UsageError("--replay serves a recording; it takes no --device")
     }
     if let replay, !FileManager.default.isReadableFile(atPath: replay) {
       throw Failure("\(replay): cannot read the recording")
     }
+    return Request(listen: listen, allowList: allowList, named: named, replay: replay)
+  }
+
+  static func run(_ request: Request) throws -> Int32 {
+    let (listen, named, replay) = (request.listen, request.named, request.replay)
     var configuration = DeviceMotionConfiguration()
     configuration.gyroBiasStore = GyroBiasStore()
     let server = try DSUServer(
-      host: listen.host, port: listen.port, allowList: allowList,
+      host: listen.host, port: listen.port, allowList: request.allowList,
       selection: replay.map { .recording(path: $0) } ?? .live(devices: named),
       deviceConfiguration: configuration)
     StandardError.write("serving DSU on udp://\(server.address)\n")

@@ -19,21 +19,33 @@ enum InfoCommand: Command {
         buffer's by its scans' in_timestamp).
         """)
   ]
-  static let options: [OptionDeclaration] = [
-    .flag("json", help: "One JSON object instead of text."),
-    .value(
+  enum Keys {
+    static let json = Flag("json", help: "One JSON object instead of text.")
+    static let measure = Option<Double>.number(
       "measure", "S",
-      help: "Seconds to measure a live device, 0 to 60 (default 1; 0\nskips).",
-      validation: .number(0...60)),
-  ]
+      help: "Seconds to measure a live device, 0 to 60 (default 1; 0\nskips).", in: 0...60)
+  }
+  static let options = [Keys.json.declaration, Keys.measure.declaration]
 
-  static func run(_ arguments: CommandLineArguments) throws -> Int32 {
+  struct Request {
+    var source: String
+    var seconds: Double
+    var json: Bool
+  }
+
+  static func request(from arguments: CommandLineArguments) throws(UsageError) -> Request {
+    let seconds = try arguments[Keys.measure] ?? 1
+    let json = arguments[Keys.json]
     guard let source = arguments.positionals.first else {
       throw UsageError("missing SOURCE (an evdev node, an evemu recording or a CSV log)")
     }
-    let seconds = arguments.number("measure") ?? 1
+    return Request(source: source, seconds: seconds, json: json)
+  }
+
+  static func run(_ request: Request) throws -> Int32 {
+    let (source, seconds) = (request.source, request.seconds)
     if MotionNode.isIIO(source) {
-      return try IIOCommands.info(reference: source, json: arguments.has("json"), measure: seconds)
+      return try IIOCommands.info(reference: source, json: request.json, measure: seconds)
     }
     let report = try SourceReport.make(for: source, measureSeconds: seconds) { note in
       switch note {
@@ -42,7 +54,7 @@ enum InfoCommand: Command {
         StandardError.write("tilt-cli: \(LibraryErrorText.describe(ignored))\n")
       }
     }
-    if arguments.has("json") {
+    if request.json {
       print(report.json.serialized(pretty: true))
     } else {
       print(report.text, terminator: "")

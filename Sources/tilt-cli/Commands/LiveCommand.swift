@@ -9,22 +9,34 @@ enum LiveCommand: Command {
   static let name = "live"
   static let overview = "Tilt the card live from an attached motion sensor or joystick."
   static let usage = "live [--device PATH] [--wait] [options]"
-  static let options: [OptionDeclaration] =
-    [
-      .value(
-        "device", "PATH",
-        help: "The evdev node, like /dev/input/event5, or an IIO sensor,\n"
-          + "/dev/iio:device0 (default: the first motion device found;\n"
-          + "see 'tilt-cli devices')."),
-      .flag(
-        "wait",
-        help: "When the device goes away, wait for it to come back\ninstead of exiting."),
-    ] + PipelineOptions.declarations
+  enum Keys {
+    static let device = Option<String>.value(
+      "device", "PATH",
+      help: "The evdev node, like /dev/input/event5, or an IIO sensor,\n"
+        + "/dev/iio:device0 (default: the first motion device found;\n"
+        + "see 'tilt-cli devices').")
+    static let wait = Flag(
+      "wait", help: "When the device goes away, wait for it to come back\ninstead of exiting.")
+  }
+  static let options =
+    [Keys.device.declaration, Keys.wait.declaration] + PipelineOptions.declarations
 
-  static func run(_ arguments: CommandLineArguments) throws -> Int32 {
-    let options = try PipelineOptions(arguments)
-    let device = try arguments.string("device") ?? DeviceChoice.firstMotionDevice()
-    return try live(options: options, devicePath: device, wait: arguments.has("wait"))
+  struct Request {
+    var options: PipelineOptions
+    /// `nil`: the first motion device found.
+    var device: String?
+    var wait: Bool
+  }
+
+  static func request(from arguments: CommandLineArguments) throws(UsageError) -> Request {
+    Request(
+      options: try PipelineOptions(arguments), device: try arguments[Keys.device],
+      wait: arguments[Keys.wait])
+  }
+
+  static func run(_ request: Request) throws -> Int32 {
+    let device = try request.device ?? DeviceChoice.firstMotionDevice()
+    return try live(options: request.options, devicePath: device, wait: request.wait)
   }
 
   /// The live loop of the library, into the sink the options ask for, with

@@ -21,7 +21,9 @@ enum ManPageCommand: Command {
     "\\fBevemu\\-record\\fR(1), \\fBevemu\\-play\\fR(1), \\fBudev\\fR(7)",
   ]
 
-  static func run(_ arguments: CommandLineArguments) throws -> Int32 {
+  static func request(from arguments: CommandLineArguments) {}
+
+  static func run(_: Void) throws -> Int32 {
     let catalog = CommandList.program.catalog
     print(
       ManPage.roff(

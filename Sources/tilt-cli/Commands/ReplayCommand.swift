@@ -17,35 +17,50 @@ enum ReplayCommand: Command {
         with a header row (\(CSVColumns.time), \(CSVColumns.accelerometerG.x)… or \(CSVColumns.accelerometerMetresPerSecondSquared.x)…, \(CSVColumns.gyroscopeRadiansPerSecond.prefix)_…).
         """)
   ]
-  static let options: [OptionDeclaration] =
-    [
-      .value(
-        "speed", "X|max",
-        help: "Play at X times the recorded speed, or as fast as possible\n"
-          + "with max; frames are the same either way (default 1, or\n"
-          + "max when writing a file: --output or --format html).",
-        validation: .custom { text throws(UsageError) in _ = try playbackSpeed(text) }),
-      .flag(
-        "loop",
-        help: "Play the recording again from its start at its end, until\n"
-          + "q or Ctrl-C (a paced replay: not with --speed max)."),
-    ] + PipelineOptions.declarations
+  enum Keys {
+    /// Times the recorded speed; `nil` for `max`.
+    static let speed = Option<Double?>.parsed(
+      "speed", "X|max",
+      help: "Play at X times the recorded speed, or as fast as possible\n"
+        + "with max; frames are the same either way (default 1, or\n"
+        + "max when writing a file: --output or --format html).",
+      parse: { text throws(UsageError) in try playbackSpeed(text) })
+    static let loop = Flag(
+      "loop",
+      help: "Play the recording again from its start at its end, until\n"
+        + "q or Ctrl-C (a paced replay: not with --speed max).")
+  }
+  static let options =
+    [Keys.speed.declaration, Keys.loop.declaration] + PipelineOptions.declarations
 
-  static func run(_ arguments: CommandLineArguments) throws -> Int32 {
+  struct Request {
+    var options: PipelineOptions
+    /// Times the recorded speed; `nil` for as fast as possible.
+    var speed: Double?
+    var path: String
+    var loop: Bool
+  }
+
+  static func request(from arguments: CommandLineArguments) throws(UsageError) -> Request {
     let options = try PipelineOptions(arguments)
-    let speed = try playbackSpeed(
-      arguments.string("speed"),
-      writesFile: options.serve == nil && (options.output != nil || options.resolvedFormat == .html)
-    )
+    // Without --speed: 1, or max when the replay writes a file.
+    let writesFile =
+      options.serve == nil && (options.output != nil || options.resolvedFormat == .html)
+    let speed = try arguments[Keys.speed] ?? (writesFile ? nil : 1)
     guard let path = arguments.positionals.first else {
       throw UsageError("missing FILE (an evemu recording or a CSV log)")
     }
-    let loop = arguments.has("loop")
+    let loop = arguments[Keys.loop]
     if loop, speed == nil {
       throw UsageError(
         "'--loop' plays until q or Ctrl-C: it needs a paced replay, not --speed max "
           + "(the default when writing a file; give --speed 1)")
     }
+    return Request(options: options, speed: speed, path: path, loop: loop)
+  }
+
+  static func run(_ request: Request) throws -> Int32 {
+    let (options, speed, path) = (request.options, request.speed, request.path)
     let configuration = try options.tiltConfiguration()
     let source = try Recording.open(path: path, configuration: configuration)
     for note in source.notes { StandardError.write("tilt-cli replay: \(note)\n") }
@@ -54,7 +69,7 @@ enum ReplayCommand: Command {
       title:
         "\(TerminalText.escaped(path.split(separator: "/").last.map(String.init) ?? path)) · tilt",
       path: path,
-      loops: loop,
+      loops: request.loop,
       emptyNote: "tilt-cli replay: \(path) has no samples to play: nothing but its header "
         + "(no motion events, or no data rows)")
   }
@@ -84,11 +99,8 @@ enum ReplayCommand: Command {
     return ExitStatus.success
   }
 
-  /// `nil` for `max`, which is also the default when the replay writes a file.
-  static func playbackSpeed(_ text: String?, writesFile: Bool = false) throws(UsageError)
-    -> Double?
-  {
-    guard let text else { return writesFile ? nil : 1 }
+  /// `--speed X|max`: `nil` for `max`.
+  static func playbackSpeed(_ text: String) throws(UsageError) -> Double? {
     if text == "max" { return nil }
     guard let value = Double(text), value.isFinite, value > 0 else {
       throw UsageError("'--speed' needs a positive number or 'max', not '\(text)'")

@@ -4,6 +4,7 @@ import DSU
 import Foundation
 import Motion
 import MotionService
+import PollLoop
 
 /// `tilt-cli service`: serves motion to any program on the session bus as
 /// `org.tilt.Motion1` (contract §8).
@@ -20,33 +21,45 @@ enum ServiceCommand: Command {
     acceleration) every interval. A device is opened only while claimed.
     Try: busctl --user tree org.tilt.Motion1
     """
-  static let options: [OptionDeclaration] = [
-    .value(
+  enum Keys {
+    static let device = RepeatableOption(
       "device", "PATH",
       help: "Serve this device (an evdev node, or /dev/iio:deviceN);\n"
-        + "repeat for more (default: every motion device).",
-      repeatable: true),
-    .value(
+        + "repeat for more (default: every motion device).")
+    static let replay = Option<String>.value(
       "replay", "FILE",
-      help: "Serve a recording as the one device, paced and looping,\ninstead of the devices."),
-    .value(
+      help: "Serve a recording as the one device, paced and looping,\ninstead of the devices.")
+    static let dsu = Option<String>.value(
       "dsu", "[HOST:]PORT",
-      help: "Also serve the same devices to emulators over DSU\n(as 'tilt-cli dsu --listen')."),
-    .value(
-      "allow", "CIDR",
-      help: "With --dsu: answer DSU clients in this range; repeatable.", repeatable: true),
-  ]
+      help: "Also serve the same devices to emulators over DSU\n(as 'tilt-cli dsu --listen').")
+    static let allow = RepeatableOption(
+      "allow", "CIDR", help: "With --dsu: answer DSU clients in this range; repeatable.")
+  }
+  static let options = ([Keys.device, Keys.replay, Keys.dsu, Keys.allow] as [any OptionKey])
+    .map(\.declaration)
 
-  static func run(_ arguments: CommandLineArguments) throws -> Int32 {
-    let named = arguments.strings("device")
-    let replay = arguments.string("replay")
+  struct Request {
+    /// The devices to serve; none: every motion device.
+    var named: [String]
+    var replay: String?
+    /// `--dsu` and its `--allow`s.
+    var dsu: (address: ServeAddress, allowList: AllowList)?
+  }
+
+  static func request(from arguments: CommandLineArguments) throws -> Request {
+    let named = arguments[Keys.device]
+    let replay = try arguments[Keys.replay]
     if replay != nil && !named.isEmpty {
       throw UsageError("--replay serves a recording; it takes no --device")
     }
     if let replay, !FileManager.default.isReadableFile(atPath: replay) {
       throw Failure("\(replay): cannot read the recording")
     }
-    let dsuListening = try dsu(arguments)
+    return Request(named: named, replay: replay, dsu: try dsu(arguments))
+  }
+
+  static func run(_ request: Request) throws -> Int32 {
+    let (named, replay, dsuListening) = (request.named, request.replay, request.dsu)
     var configuration = DeviceMotionConfiguration()
     configuration.gyroBiasStore = GyroBiasStore()
     let hub = DeviceHub(
@@ -114,8 +127,8 @@ enum ServiceCommand: Command {
   static func dsu(_ arguments: CommandLineArguments) throws
     -> (address: ServeAddress, allowList: AllowList)?
   {
-    let allowed = arguments.strings("allow")
-    guard let text = arguments.string("dsu") else {
+    let allowed = arguments[Keys.allow]
+    guard let text = try arguments[Keys.dsu] else {
       if !allowed.isEmpty {
         throw UsageError("--allow is for --dsu's clients; give --dsu [HOST:]PORT too")
       }

@@ -59,54 +59,71 @@ enum TuneCommand: Command {
       is not a terminal); a column with nothing measured is left out, and a
       line under the notes says which and why.
     """
+  enum Keys {
+    static let json = Flag(
+      "json", help: "One JSON object: settings best first and the recommended one.")
+    static let plot = Option<String>.value(
+      "plot", "FILE.svg",
+      help: "Draw pitch and roll over time (unfiltered, recommended,\n"
+        + "reference; rest shaded; a zoom on the busiest 10 s of a\n"
+        + "long recording) and the jitter and lag of every setting.\n"
+        + "The name must end in .svg and its directory must exist\n"
+        + "and be writable, else it is a usage error (exit 64)\n"
+        + "before any work.")
+    static let search = Option<TuneSearch>.choice(
+      "search",
+      help: "A grid over every filter (default), or the One Euro\n"
+        + "paper's procedure: with beta 0 lower the minimum cutoff\n"
+        + "until steady, then raise beta until quick.")
+  }
   /// The shared options tune takes, with what they mean here.
-  private static let sharedHelp = [
-    "fusion": "The estimator to tune filters for (default auto).",
-    "gain": "The card gain the \"card\" columns are for, as live and\n"
-      + "replay take it (default \(CardConfiguration().gain.compact)).",
-    "max-tilt": "The card's largest tilt for those columns, as live and\n"
-      + "replay take it (default \(CardConfiguration().maxTilt.compact)).",
-    "mount-matrix": "The sensor's mount matrix, as live and replay take it.",
-    "stick-range": "A joystick's tilt at full deflection, as live and replay\n"
-      + "take it (default \(TiltConfiguration().stickRangeDegrees.compact)).",
+  private static let shared: [OptionDeclaration] = [
+    PipelineOptions.Keys.fusion.declaration.describing(
+      "The estimator to tune filters for (default auto)."),
+    PipelineOptions.Keys.gain.declaration.describing(
+      "The card gain the \"card\" columns are for, as live and\n"
+        + "replay take it (default \(CardConfiguration().gain.compact))."),
+    PipelineOptions.Keys.maxTilt.declaration.describing(
+      "The card's largest tilt for those columns, as live and\n"
+        + "replay take it (default \(CardConfiguration().maxTilt.compact))."),
+    PipelineOptions.Keys.mountMatrix.declaration.describing(
+      "The sensor's mount matrix, as live and replay take it."),
+    PipelineOptions.Keys.stickRange.declaration.describing(
+      "A joystick's tilt at full deflection, as live and replay\n"
+        + "take it (default \(TiltConfiguration().stickRangeDegrees.compact))."),
   ]
-  static let options: [OptionDeclaration] =
-    [
-      .flag("json", help: "One JSON object: settings best first and the recommended one."),
-      .value(
-        "plot", "FILE.svg",
-        help: "Draw pitch and roll over time (unfiltered, recommended,\n"
-          + "reference; rest shaded; a zoom on the busiest 10 s of a\n"
-          + "long recording) and the jitter and lag of every setting.\n"
-          + "The name must end in .svg and its directory must exist\n"
-          + "and be writable, else it is a usage error (exit 64)\n"
-          + "before any work."),
-      .value(
-        "search",
-        help: "A grid over every filter (default), or the One Euro\n"
-          + "paper's procedure: with beta 0 lower the minimum cutoff\n"
-          + "until steady, then raise beta until quick.",
-        validation: .choices(TuneSearch.spellings)),
-    ]
-    + PipelineOptions.declarations.compactMap { option in
-      sharedHelp[option.name].map { option.describing($0) }
-    }
+  static let options =
+    [Keys.json.declaration, Keys.plot.declaration, Keys.search.declaration] + shared
 
-  static func run(_ arguments: CommandLineArguments) throws -> Int32 {
+  struct Request {
+    var path: String
+    var search: TuneSearch
+    var options: PipelineOptions
+    var plotPath: String?
+    var json: Bool
+  }
+
+  static func request(from arguments: CommandLineArguments) throws -> Request {
     guard let path = arguments.positionals.first else {
       throw UsageError("missing FILE (an evemu recording or a CSV log)")
     }
-    let search = try arguments.choice("search", as: TuneSearch.self) ?? .grid
+    let search = try arguments[Keys.search] ?? .grid
     let options = try PipelineOptions(arguments)
-    let plotPath = arguments.string("plot")
+    let plotPath = try arguments[Keys.plot]
     if let plotPath { try checkPlotPath(plotPath) }
+    return Request(
+      path: path, search: search, options: options, plotPath: plotPath, json: arguments[Keys.json])
+  }
+
+  static func run(_ request: Request) throws -> Int32 {
+    let (path, plotPath, json) = (request.path, request.plotPath, request.json)
     let progress = ProgressBar(label: "tune")
     let run: TuneRun
     do {
-      let configuration = try options.tiltConfiguration()
+      let configuration = try request.options.tiltConfiguration()
       run = try TuneRun(
         path: path, configuration: configuration.deviceMotion, card: configuration.card,
-        search: search
+        search: request.search
       ) { done, total in progress.update(done, of: total) }
     } catch let error as TuningError {
       // The library's advice, with the command that makes such a recording.
@@ -124,11 +141,11 @@ enum TuneCommand: Command {
       }
     }
     print(
-      arguments.has("json")
+      json
         ? report.json.serialized()
         : report.table(
           width: TerminalMode.size()?.columns ?? 100, program: CommandList.program.name),
-      terminator: arguments.has("json") ? "\n" : "")
+      terminator: json ? "\n" : "")
     return ExitStatus.success
   }
 

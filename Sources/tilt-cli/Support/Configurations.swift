@@ -1,4 +1,5 @@
 import Attitude
+import CommandLineOptions
 import SensorData
 import Tilt
 import TiltCard
@@ -36,10 +37,13 @@ extension PipelineOptions {
   }
 
   /// The option that sets each card property.
-  static let optionName: [CardConfiguration.Problem.Property: String] = [
-    .gain: "--gain", .maxTilt: "--max-tilt", .perspective: "--perspective", .size: "--card-size",
-    .idleStop: "--idle-stop",
-  ]
+  static let optionName: [CardConfiguration.Problem.Property: String] =
+    ([
+      .gain: Keys.gain, .maxTilt: Keys.maxTilt, .perspective: Keys.perspective,
+      .size: Keys.cardSize, .idleStop: Keys.idleStop,
+    ] as [CardConfiguration.Problem.Property: any OptionKey]).mapValues {
+      "--" + $0.declaration.name
+    }
 
   /// The whole pipeline's configuration; `--mount-matrix` is parsed here.
   func tiltConfiguration() throws(UsageError) -> TiltConfiguration {

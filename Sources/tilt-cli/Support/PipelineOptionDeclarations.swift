@@ -24,98 +24,97 @@ extension PipelineOptions {
   static let stickRangeRange = SampleDecoder.stickRangeDegreesRange
 
   /// Every shared option, in the help's order.
-  static let declarations: [OptionDeclaration] = [
-    .value(
+  static let declarations: [OptionDeclaration] =
+    ([
+      Keys.format, Keys.output, Keys.everySample, Keys.rate, Keys.filter, Keys.tau,
+      Keys.minCutoff, Keys.beta, Keys.fusion, Keys.fusionTau, Keys.reference, Keys.gain,
+      Keys.maxTilt, Keys.perspective, Keys.mountMatrix, Keys.flipOn, Keys.flipStyle,
+      Keys.reduceMotion, Keys.idleStop, Keys.cardSize, Keys.stickRange, Keys.serve, Keys.serveToken,
+    ] as [any OptionKey]).map(\.declaration)
+
+  /// The shared options' keys: each declared here once, and read through them.
+  enum Keys {
+    static let format = Option<Format>.choice(
       "format",
       help: "Output: frames as JSON lines, a live terminal view, or one\n"
-        + "HTML page (default: tty on a terminal, else jsonl).",
-      validation: .choices(Format.spellings)),
-    .value(
-      "output", short: "o", "FILE", help: "Write the output to FILE instead of standard output."),
-    .flag(
-      "every-sample", help: "One frame per input sample instead of one per display frame."),
-    .value(
+        + "HTML page (default: tty on a terminal, else jsonl).")
+    static let output = Option<String>.value(
+      "output", short: "o", "FILE", help: "Write the output to FILE instead of standard output.")
+    static let everySample = Flag(
+      "every-sample", help: "One frame per input sample instead of one per display frame.")
+    static let rate = Option<Double>.number(
       "rate", "HZ",
       help:
         "Display frames per second, \(rateRange.lowerBound.compact) to \(rateRange.upperBound.compact) (default \(CardConfiguration.defaultDisplayRateHz.compact)).",
-      validation: .number(rateRange)),
-    .value(
+      in: rateRange)
+    static let filter = Option<Filter>.choice(
       "filter",
-      help: "Smoothing of the attitude (default oneeuro: steady at\nrest, quick in turns).",
-      validation: .choices(Filter.spellings)),
-    .value(
+      help: "Smoothing of the attitude (default oneeuro: steady at\nrest, quick in turns).")
+    static let tau = Option<Double>.number(
       "tau", "S",
       help:
         "Low-pass time constant in seconds (default \(SmoothingFilter.classicLowPassTau.compact), the\n"
-        + "classic tilt card's x += (new - x)·0.15 at 60 Hz).",
-      validation: .number(0.000_001...100)),
-    .value(
+        + "classic tilt card's x += (new - x)·0.15 at 60 Hz).", in: 0.000_001...100)
+    static let minCutoff = Option<Double>.number(
       "min-cutoff", "HZ",
       help: "One Euro minimum cutoff frequency (default \(oneEuro.minCutoff.compact)).",
-      validation: .number(0.000_001...1000)),
-    .value(
+      in: 0.000_001...1000)
+    static let beta = Option<Double>.number(
       "beta", "B",
       help: "One Euro cutoff gain in Hz per rad/s of turn (default \(oneEuro.beta.compact)).",
-      validation: .number(0...1000)),
-    .value(
+      in: 0...1000)
+    static let fusion = Option<Fusion>.choice(
       "fusion",
       help: "Accelerometer only, or gyroscope fusion (auto: fusion when\n"
-        + "the source has a gyroscope).",
-      validation: .choices(Fusion.spellings)),
-    .value(
+        + "the source has a gyroscope).")
+    static let fusionTau = Option<Double>.number(
       "fusion-tau", "S",
       help: "Fix how slowly the fusion corrects the gyroscope toward\n"
         + "the accelerometer, seconds (default: \(FusionParameters().accelerometerTimeConstant.compact) at the start,\n"
         + "then \(FusionParameters().minimumAccelerometerTimeConstant.compact) to \(FusionParameters().maximumAccelerometerTimeConstant.compact) with the motion: shorter in fast\n"
-        + "turns, longer while the card is pushed).",
-      validation: .number(0.01...1000)),
-    .value(
-      "reference", help: "Attitude relative to the start (default), or absolute.",
-      validation: .choices(Reference.spellings)),
-    .value(
+        + "turns, longer while the card is pushed).", in: 0.01...1000)
+    static let reference = Option<Reference>.choice(
+      "reference", help: "Attitude relative to the start (default), or absolute.")
+    static let gain = Option<Double>.number(
       "gain", "DEG_PER_RAD",
       help: "Card rotation per radian of tilt (default \(card.gain.compact)).",
-      validation: .number(CardConfiguration.gainRange)),
-    .value(
+      in: CardConfiguration.gainRange)
+    static let maxTilt = Option<Double>.number(
       "max-tilt", "DEG",
       help:
         "Largest card rotation about each axis, \(CardConfiguration.maxTiltRange.lowerBound.compact) to \(CardConfiguration.maxTiltRange.upperBound.compact) degrees\n"
-        + "(default \(card.maxTilt.compact)).",
-      validation: .number(CardConfiguration.maxTiltRange)),
-    .value(
+        + "(default \(card.maxTilt.compact)).", in: CardConfiguration.maxTiltRange)
+    static let perspective = Option<Double>.number(
       "perspective", "P",
       help:
         "Perspective strength, \(CardConfiguration.perspectiveRange.lowerBound.compact) to \(CardConfiguration.perspectiveRange.upperBound.compact) (default \(card.perspective.compact)).",
-      validation: .number(CardConfiguration.perspectiveRange)),
-    .value(
+      in: CardConfiguration.perspectiveRange)
+    static let mountMatrix = Option<String>.value(
       "mount-matrix", "\"a,b,c; d,e,f; g,h,i\"",
-      help: "Device-to-card axes, in udev's ACCEL_MOUNT_MATRIX syntax."),
-    .value(
+      help: "Device-to-card axes, in udev's ACCEL_MOUNT_MATRIX syntax.")
+    static let flipOn = Option<FlipOn>.choice(
       "flip-on",
       help: "What flips the card (default button: the device's\n"
         + "primary button, BTN_SOUTH or BTN_TRIGGER where it has\n"
-        + "one; 'tilt-cli info' names it). The space key always does.",
-      validation: .choices(FlipOn.spellings)),
-    .value(
-      "flip-style", help: "The flip animation (default spring).",
-      validation: .choices(FlipStyle.spellings)),
-    .flag(
-      "reduce-motion", help: "No tilt, no flip animation; motion-only devices stay closed."),
-    .value(
+        + "one; 'tilt-cli info' names it). The space key always does.")
+    static let flipStyle = Option<FlipStyle>.choice(
+      "flip-style", help: "The flip animation (default spring).")
+    static let reduceMotion = Flag(
+      "reduce-motion", help: "No tilt, no flip animation; motion-only devices stay closed.")
+    static let idleStop = Option<Double>.number(
       "idle-stop", "S",
       help: "Stop motion updates after S seconds at rest; a button or\nkey starts them again.",
-      validation: .number(CardConfiguration.idleStopRange)),
-    .value(
+      in: CardConfiguration.idleStopRange)
+    static let cardSize = Option<(width: Double, height: Double)>.parsed(
       "card-size", "WxH",
       help: "Card size in points (default \(card.width.compact)x\(card.height.compact)).",
-      validation: .custom { text throws(UsageError) in _ = try cardSize(text) }),
-    .value(
+      parse: { text throws(UsageError) in try PipelineOptions.cardSize(text) })
+    static let stickRange = Option<Double>.number(
       "stick-range", "DEG",
       help:
         "Tilt of a joystick at full deflection, \(stickRangeRange.lowerBound.compact) to \(stickRangeRange.upperBound.compact) degrees\n"
-        + "(default \(SampleDecoder.defaultStickRangeDegrees.compact)).",
-      validation: .number(stickRangeRange)),
-    .value(
+        + "(default \(SampleDecoder.defaultStickRangeDegrees.compact)).", in: stickRangeRange)
+    static let serve = Option<ServeAddress>.parsed(
       "serve", "[HOST:]PORT",
       help: "Serve the card live to a browser at http://HOST:PORT/\n"
         + "(HOST default 127.0.0.1; PORT 0 picks a free one); updates\n"
@@ -124,13 +123,13 @@ extension PipelineOptions {
         + "other address every request needs a token, random per\n"
         + "run and printed once in the URL, and stderr warns that\n"
         + "the card is served to the network.",
-      validation: .custom { text throws(UsageError) in _ = try serveAddress(text) }),
-    .value(
+      parse: { text throws(UsageError) in try PipelineOptions.serveAddress(text) })
+    static let serveToken = Option<String>.value(
       "serve-token", "TOKEN",
       help:
         "The token instead of a random one (\(Access.minimumTokenLength) to \(Access.maximumTokenLength) of A-Z a-z\n"
-        + "0-9 - _ . ~); required on loopback too when given."),
-  ]
+        + "0-9 - _ . ~); required on loopback too when given.")
+  }
 
   /// `--card-size WxH`, both sides in points within the card library's range.
   static func cardSize(_ text: String) throws(UsageError) -> (width: Double, height: Double) {

@@ -48,43 +48,43 @@ struct PipelineOptions {
   /// `--beta` tunes the One Euro filter, so it needs `--filter oneeuro`.
   static let applicability:
     [(
-      option: String, needs: String, values: Set<String>,
+      option: any OptionKey, needs: any OptionKey, values: Set<String>,
       current: @Sendable (PipelineOptions) -> String
     )] = [
-      ("tau", "filter", ["lowpass"], { $0.filter.rawValue }),
-      ("min-cutoff", "filter", ["oneeuro"], { $0.filter.rawValue }),
-      ("beta", "filter", ["oneeuro"], { $0.filter.rawValue }),
-      ("fusion-tau", "fusion", ["auto", "gyro"], { $0.fusion.rawValue }),
-      ("flip-style", "flip-on", ["button", "turnover"], { $0.flipOn.rawValue }),
+      (Keys.tau, Keys.filter, ["lowpass"], { $0.filter.rawValue }),
+      (Keys.minCutoff, Keys.filter, ["oneeuro"], { $0.filter.rawValue }),
+      (Keys.beta, Keys.filter, ["oneeuro"], { $0.filter.rawValue }),
+      (Keys.fusionTau, Keys.fusion, ["auto", "gyro"], { $0.fusion.rawValue }),
+      (Keys.flipStyle, Keys.flipOn, ["button", "turnover"], { $0.flipOn.rawValue }),
     ]
 
   /// The options as parsed; their values were validated by the declarations.
   init(_ a: CommandLineArguments) throws(UsageError) {
-    format = try a.choice("format", as: Format.self)
-    output = a.string("output")
-    everySample = a.has("every-sample")
-    reduceMotion = a.has("reduce-motion")
-    rate = a.number("rate") ?? rate
-    filter = try a.choice("filter", as: Filter.self) ?? filter
-    tau = a.number("tau") ?? tau
-    minCutoff = a.number("min-cutoff") ?? minCutoff
-    beta = a.number("beta") ?? beta
-    fusion = try a.choice("fusion", as: Fusion.self) ?? fusion
-    fusionTau = a.number("fusion-tau")
-    reference = try a.choice("reference", as: Reference.self) ?? reference
-    gain = a.number("gain") ?? gain
-    maxTilt = a.number("max-tilt") ?? maxTilt
-    perspective = a.number("perspective") ?? perspective
-    mountMatrix = a.string("mount-matrix")
-    flipOn = try a.choice("flip-on", as: FlipOn.self) ?? flipOn
-    flipStyle = try a.choice("flip-style", as: FlipStyle.self) ?? flipStyle
-    idleStop = a.number("idle-stop")
-    stickRange = a.number("stick-range") ?? stickRange
-    serve = try a.string("serve").map(Self.serveAddress)
-    if let size = a.string("card-size") {
-      (cardWidth, cardHeight) = try Self.cardSize(size)
+    format = try a[Keys.format]
+    output = try a[Keys.output]
+    everySample = a[Keys.everySample]
+    reduceMotion = a[Keys.reduceMotion]
+    rate = try a[Keys.rate] ?? rate
+    filter = try a[Keys.filter] ?? filter
+    tau = try a[Keys.tau] ?? tau
+    minCutoff = try a[Keys.minCutoff] ?? minCutoff
+    beta = try a[Keys.beta] ?? beta
+    fusion = try a[Keys.fusion] ?? fusion
+    fusionTau = try a[Keys.fusionTau]
+    reference = try a[Keys.reference] ?? reference
+    gain = try a[Keys.gain] ?? gain
+    maxTilt = try a[Keys.maxTilt] ?? maxTilt
+    perspective = try a[Keys.perspective] ?? perspective
+    mountMatrix = try a[Keys.mountMatrix]
+    flipOn = try a[Keys.flipOn] ?? flipOn
+    flipStyle = try a[Keys.flipStyle] ?? flipStyle
+    idleStop = try a[Keys.idleStop]
+    stickRange = try a[Keys.stickRange] ?? stickRange
+    serve = try a[Keys.serve]
+    if let size = try a[Keys.cardSize] {
+      (cardWidth, cardHeight) = size
     }
-    if let token = a.string("serve-token") {
+    if let token = try a[Keys.serveToken] {
       guard serve != nil else {
         throw UsageError("'--serve-token' applies only with --serve [HOST:]PORT")
       }
@@ -95,13 +95,15 @@ struct PipelineOptions {
       }
       serveToken = token
     }
-    for rule in Self.applicability where a.string(rule.option) != nil {
+    for rule in Self.applicability where a.isGiven(rule.option) {
       let value = rule.current(self)
       guard !rule.values.contains(value) else { continue }
-      let given = a.string(rule.needs) == nil ? " (the default)" : ""
-      let wanted = rule.values.sorted().map { "--\(rule.needs) \($0)" }.joined(separator: " or ")
+      let option = rule.option.declaration.name
+      let needs = rule.needs.declaration.name
+      let given = a.isGiven(rule.needs) ? "" : " (the default)"
+      let wanted = rule.values.sorted().map { "--\(needs) \($0)" }.joined(separator: " or ")
       throw UsageError(
-        "'--\(rule.option)' applies only with \(wanted), not with --\(rule.needs) \(value)\(given)")
+        "'--\(option)' applies only with \(wanted), not with --\(needs) \(value)\(given)")
     }
     if format == .html, output == nil, StandardOutput.isTerminal {
       throw UsageError(

@@ -25,9 +25,9 @@ enum StandardError {
 
   /// `text` with its control characters escaped, line by line.
   static func escaped(_ text: String) -> String {
-    guard !TerminalText.isSafe(text.replacingOccurrences(of: "\n", with: "")) else { return text }
-    return text.split(separator: "\n", omittingEmptySubsequences: false)
-      .map { TerminalText.escaped($0) }.joined(separator: "\n")
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    guard !lines.allSatisfy({ TerminalText.isSafe($0) }) else { return text }
+    return lines.map { TerminalText.escaped($0) }.joined(separator: "\n")
   }
 }
 
