@@ -57,14 +57,13 @@ import Testing
     #expect(colored.contains(depth == "truecolor" ? "48;2;" : "48;5;"), "the colour depth")
     #expect(!colored.contains(depth == "truecolor" ? "48;5;" : "48;2;"), "only that depth")
     try terminal.send("Space")
-    // The back, once the flip has settled (the status says 180°; at 40
-    // columns it leaves the angle out, so a while after the back shows).
-    var back = try terminal.waitForScreen {
-      $0.contains("No. 2026 0042") && ($0.contains("flip 180°") || columns < 60)
-    }
-    if columns < 60 {
-      Thread.sleep(forTimeInterval: 2)
-      back = try terminal.screen()
+    // The back, once the flip has settled: the status says 180°, or at 40
+    // columns, where it leaves the angle out, the corners are round again.
+    let back = try terminal.waitForScreen {
+      guard $0.contains("No. 2026 0042") else { return false }
+      if $0.contains("flip 180°") { return true }
+      return columns < 60
+        && (try? terminal.screen(escapes: true)).map(Self.cornersAreRound) == true
     }
     #expect(back.contains("No. 2026 0042"), "the back after space:\n\(back)")
     #expect(back.contains("Valid to 12/2026") || columns < 80, "\(back)")
