@@ -81,7 +81,10 @@ struct TerminalCells {
                 }
                 @inline(__always)
                 func near(_ i: Int, _ slack: (channel: Double, glow: Double)) -> Bool {
-                  guard abs(glow[i] - madeGlow[i]) <= slack.glow else { return false }
+                  // An infinite slack lets any sheen by (there is no NaN).
+                  guard slack.glow == .infinity || abs(glow[i] - madeGlow[i]) <= slack.glow else {
+                    return false
+                  }
                   switch (colors[i], madeColors[i]) {
                   case (nil, nil): return true
                   case (let a?, let b?):
@@ -202,6 +205,7 @@ struct TerminalCells {
   }
 
   /// A subpixel's ink at this depth, and the colour the terminal shows for it.
+  @inline(__always)
   static func quantize(
     _ color: TerminalColor?, glow: Double, mode: TerminalRenderer.ColorMode,
     palette: TerminalPaletteTable = TerminalPaletteTable()
