@@ -380,14 +380,14 @@ public struct TerminalRenderer: Sendable {
       hardShadow: colorMode == .palette16, smooth: colorMode == .trueColor, cache: cache)
     var cells = TerminalCells(canvas: canvas, mode: colorMode, blocks: blocks, cache: cache)
     placeText(frame, canvas: canvas, cells: &cells)
-    for row in 0..<rows {
-      let from = row * columns
-      let to = (top + row) * columns
-      for column in 0..<columns {
-        grid.cells[to + column] = cells.cells[from + column]
+    // The rows below the heading, in one copy (not a check of the grid's
+    // storage per cell).
+    grid.cells.withUnsafeMutableBufferPointer { to in
+      cells.cells.withUnsafeBufferPointer { from in
+        _ = to[(top * columns)..<((top + rows) * columns)].update(fromContentsOf: from)
       }
-      grid.exact[top + row] = cells.exact[row]
     }
+    for row in 0..<rows { grid.exact[top + row] = cells.exact[row] }
     cache.recycle(canvas)
   }
 
