@@ -15,6 +15,8 @@ struct TerminalCells {
   /// The canvas's subpixels, for the colour under text written over a cell.
   private let subpixels: [TerminalColor?]
   private let subWidth: Int
+  /// Where these cells are kept for the next frame (see ``write(_:column:row:bold:opacity:)``).
+  private let cache: TerminalRasterCache
 
   /// Block Elements by the subpixels they fill: bit 0 top left, 1 top
   /// right, 2 bottom left, 3 bottom right.
@@ -53,7 +55,10 @@ struct TerminalCells {
     // Outside the box this frame drew and the one the frame before drew,
     // the subpixels were the plain backdrop both times: their cells stand.
     let box = made.map { TerminalCanvas.union(canvas.drawnBox, $0.drawnBox) }
+    let overwritten = made?.overwritten ?? []
     made = nil
+    // The cells as made, without the text written over them since.
+    for (i, cell) in overwritten.reversed() { cells[i] = cell }
     let (columns, rows) = (columns, rows)
     let (columnsToMake, rowsToMake) =
       box.map { ($0.x0 / 2..<($0.x1 + 1) / 2, $0.y0 / 2..<($0.y1 + 1) / 2) }
@@ -81,7 +86,10 @@ struct TerminalCells {
                 }
                 @inline(__always)
                 func near(_ i: Int, _ slack: (channel: Double, glow: Double)) -> Bool {
-                  guard abs(glow[i] - madeGlow[i]) <= slack.glow else { return false }
+                  // An infinite slack lets any sheen by (there is no NaN).
+                  guard slack.glow == .infinity || abs(glow[i] - madeGlow[i]) <= slack.glow else {
+                    return false
+                  }
                   switch (colors[i], madeColors[i]) {
                   case (nil, nil): return true
                   case (let a?, let b?):
@@ -142,6 +150,7 @@ struct TerminalCells {
     self.cells = cells
     self.subpixels = canvas.colors
     self.subWidth = subWidth
+    self.cache = cache
     cache.previous = TerminalRasterCache.PreviousCells(
       key: key, colors: madeColors, glow: madeGlow, gentle: gentle, cells: cells,
       drawnBox: canvas.drawnBox)
@@ -202,6 +211,7 @@ struct TerminalCells {
   }
 
   /// A subpixel's ink at this depth, and the colour the terminal shows for it.
+  @inline(__always)
   static func quantize(
     _ color: TerminalColor?, glow: Double, mode: TerminalRenderer.ColorMode,
     palette: TerminalPaletteTable = TerminalPaletteTable()
@@ -379,16 +389,36 @@ struct TerminalCells {
     case .none:
       (fg, bg) = (.terminalDefault, .terminalDefault)
     }
-    cells[i] = TerminalCell(
-      character: character, foreground: character == " " ? .terminalDefault : fg,
-      background: bg, bold: bold)
+    overwrite(
+      i,
+      with: TerminalCell(
+        character: character, foreground: character == " " ? .terminalDefault : fg,
+        background: bg, bold: bold))
     if mode == .none {
       // Text on a drawn card: a blank cell either side, so the word stands out.
       for c in [column - 1, column + 1] where c >= 0 && c < columns {
-        if cells[row * columns + c].character == "█" {
-          cells[row * columns + c].character = " "
+        var cell = cells[row * columns + c]
+        if cell.character == "█" {
+          cell.character = " "
+          overwrite(row * columns + c, with: cell)
         }
       }
     }
+  }
+
+  /// Sets cell `i`, noting the cell it was in the cache's cells for the
+  /// next frame. The cache shares this storage: it lets go of it for the
+  /// write (so the write copies no cells) and takes it back after.
+  private mutating func overwrite(_ i: Int, with cell: TerminalCell) {
+    func start(_ cells: [TerminalCell]) -> UnsafePointer<TerminalCell>? {
+      cells.withUnsafeBufferPointer { $0.baseAddress }
+    }
+    let keeps = cache.previous.map { start($0.cells) == start(cells) } ?? false
+    if keeps {
+      cache.previous?.cells = []
+      cache.previous?.overwritten.append((i, cells[i]))
+    }
+    cells[i] = cell
+    if keeps { cache.previous?.cells = cells }
   }
 }

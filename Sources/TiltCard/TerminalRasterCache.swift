@@ -59,6 +59,11 @@ final class TerminalRasterCache {
     var cells: [TerminalCell]
     /// The subpixels the canvas of those cells drew (``TerminalCanvas/drawnBox``).
     var drawnBox: TerminalCanvas.Window
+    /// The cells that text written after them overwrote in `cells`, by
+    /// index, in the order overwritten: put back in the reverse order,
+    /// they leave `cells` as made (the text shares their storage instead of
+    /// copying all of them each frame).
+    var overwritten: [(Int, TerminalCell)] = []
   }
   var previous: PreviousCells?
 

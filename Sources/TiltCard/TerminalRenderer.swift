@@ -78,23 +78,25 @@ public struct TerminalRenderer: Sendable {
     }
   }
 
-  public var configuration: CardConfiguration
+  public var configuration: CardConfiguration { didSet { text = TerminalFaceText(self) } }
   public var colorMode: ColorMode
   public var blocks: Blocks
-  public var frontTitle: String
-  public var frontSubtitle: String
-  public var backTitle: String
-  public var backSubtitle: String
+  public var frontTitle: String { didSet { text = TerminalFaceText(self) } }
+  public var frontSubtitle: String { didSet { text = TerminalFaceText(self) } }
+  public var backTitle: String { didSet { text = TerminalFaceText(self) } }
+  public var backSubtitle: String { didSet { text = TerminalFaceText(self) } }
   /// The first line: what is shown (a file, a device, the bundled demo);
   /// `nil` for none. Drawn escaped (``TerminalText/escaped(_:)``): a name
   /// comes from whoever made the device or the file.
-  public var heading: String?
+  public var heading: String? { didSet { text = TerminalFaceText(self) } }
   /// Whether the heading shows the frame's time (a replay).
   public var showsTime: Bool
   /// A replay's length in seconds: the heading shows progress through it.
   public var duration: Double?
   /// The live page's URL (`--serve`), kept on the screen under the heading.
   public var servedURL: String?
+  /// The text of the face and the heading, escaped once.
+  private var text = TerminalFaceText()
 
   public init(
     configuration: CardConfiguration, colorMode: ColorMode = .trueColor,
@@ -115,6 +117,7 @@ public struct TerminalRenderer: Sendable {
     self.showsTime = showsTime
     self.duration = duration
     self.servedURL = servedURL
+    text = TerminalFaceText(self)
   }
 
   /// The columns left blank at the left of each text line.
@@ -177,7 +180,7 @@ public struct TerminalRenderer: Sendable {
     let pad = String(repeating: " ", count: m)
     let room = columns - m
     var lines: [Line] = []
-    let name = heading.map { TerminalText.escaped($0) }
+    let name = text.heading
     let times = timeForms(frame.t)
     if let name {
       let names = Self.shortForms(name, room)
@@ -376,50 +379,52 @@ public struct TerminalRenderer: Sendable {
       frame: frame, face: face, columns: columns, rows: rows, backdrop: backdrop,
       hardShadow: colorMode == .palette16, smooth: colorMode == .trueColor, cache: cache)
     var cells = TerminalCells(canvas: canvas, mode: colorMode, blocks: blocks, cache: cache)
-    placeText(frame, face: face, canvas: canvas, cells: &cells)
-    for row in 0..<rows {
-      let from = row * columns
-      let to = (top + row) * columns
-      for column in 0..<columns {
-        grid.cells[to + column] = cells.cells[from + column]
+    placeText(frame, canvas: canvas, cells: &cells)
+    // The rows below the heading, in one copy (not a check of the grid's
+    // storage per cell).
+    grid.cells.withUnsafeMutableBufferPointer { to in
+      cells.cells.withUnsafeBufferPointer { from in
+        _ = to[(top * columns)..<((top + rows) * columns)].update(fromContentsOf: from)
       }
-      grid.exact[top + row] = cells.exact[row]
     }
+    for row in 0..<rows { grid.exact[top + row] = cells.exact[row] }
     cache.recycle(canvas)
   }
 
   /// Writes the face's lines into `cells` where they fit (see the type's comment).
   private func placeText(
-    _ frame: CardFrame, face: TerminalCardFace, canvas: TerminalCanvas,
-    cells: inout TerminalCells
+    _ frame: CardFrame, canvas: TerminalCanvas, cells: inout TerminalCells
   ) {
     guard frame.extras.shade < 0.5 else { return }
-    let lines = face.lines(
-      frame.face, frontTitle: frontTitle, frontSubtitle: frontSubtitle,
-      backTitle: backTitle, backSubtitle: backSubtitle)
-    var used = Set<Int>()
+    // The spans of cells taken by the lines placed, by row.
+    var used: [(row: Int, span: ClosedRange<Int>)] = []
     func onFace(_ column: Int, _ row: Int) -> Bool {
       guard column >= 0, column < canvas.columns, row >= 0, row < canvas.rows else {
         return false
       }
-      return canvas.cellIndices(column: column, row: row).allSatisfy {
-        canvas.coverage[$0] >= 1 && canvas.materials[$0] == .face
+      let top = (2 * row) * canvas.subWidth + 2 * column
+      let bottom = top + canvas.subWidth
+      for i in [top, top + 1, bottom, bottom + 1]
+      where !(canvas.coverage[i] >= 1 && canvas.materials[i] == .face) {
+        return false
       }
+      return true
     }
-    for line in lines {
+    for placed in frame.face == .front ? text.front : text.back {
+      let line = placed.line
       guard let p = canvas.project(frame, line.u, line.v) else { continue }
       let row = Int((p.y / 2).rounded(.down))
       let anchor = Int((p.x / 2).rounded())
-      for text in line.variants {
-        let chars = Array(TerminalText.escaped(text).unicodeScalars)
+      for chars in placed.variants {
         let start = line.alignment == .left ? anchor : anchor - chars.count
         let span = (start - 1)...(start + chars.count)
-        guard span.allSatisfy({ onFace($0, row) && !used.contains(row * canvas.columns + $0) })
+        guard span.allSatisfy({ onFace($0, row) }),
+          !used.contains(where: { $0.row == row && $0.span.overlaps(span) })
         else { continue }
         for (k, ch) in chars.enumerated() {
           cells.write(ch, column: start + k, row: row, bold: line.bold, opacity: line.opacity)
         }
-        for c in span { used.insert(row * canvas.columns + c) }
+        used.append((row, span))
         break
       }
     }

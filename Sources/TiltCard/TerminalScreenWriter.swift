@@ -126,8 +126,17 @@ struct TerminalScreenWriter {
   }
 
   private static func decimal(_ n: Int, into out: inout [UInt8]) {
-    if n >= 10 { decimal(n / 10, into: &out) }
-    out.append(UInt8(ascii: "0") + UInt8(n % 10))
+    let zero = UInt8(ascii: "0")
+    // Up to three digits (a channel, an index, most rows and columns)
+    // without the recursion.
+    if n < 1000 {
+      if n >= 100 { out.append(zero + UInt8(n / 100)) }
+      if n >= 10 { out.append(zero + UInt8(n / 10 % 10)) }
+      out.append(zero + UInt8(n % 10))
+      return
+    }
+    decimal(n / 10, into: &out)
+    out.append(zero + UInt8(n % 10))
   }
 
   private static func digits(_ n: Int) -> Int { n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : 4 }
