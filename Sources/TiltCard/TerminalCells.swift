@@ -192,13 +192,19 @@ struct TerminalCells {
   static func gentleTrueColor(
     _ a: TerminalColor, _ b: TerminalColor, _ c: TerminalColor, _ d: TerminalColor
   ) -> TerminalCell? {
+    // What `UInt8(x + 0.5)` keeps of a channel (x is 0…255), as a double:
+    // compared as doubles, converted only for the inks written.
+    @inline(__always) func step(_ x: Double) -> Double { (x + 0.5).rounded(.down) }
+    @inline(__always) func same(_ x: TerminalColor, _ r: Double, _ g: Double, _ b: Double) -> Bool {
+      step(x.r) == r && step(x.g) == g && step(x.b) == b
+    }
     @inline(__always) func ink(_ x: TerminalColor) -> TerminalInk {
-      .rgb(UInt8(x.r + 0.5), UInt8(x.g + 0.5), UInt8(x.b + 0.5))
+      .rgb(UInt8(step(x.r)), UInt8(step(x.g)), UInt8(step(x.b)))
     }
     let (a, b, c, d) = (a.clamped, b.clamped, c.clamped, d.clamped)
-    let first = ink(a)
-    if ink(b) == first && ink(c) == first && ink(d) == first {
-      return TerminalCell(character: " ", foreground: .terminalDefault, background: first)
+    let (r, g, bl) = (step(a.r), step(a.g), step(a.b))
+    if same(b, r, g, bl) && same(c, r, g, bl) && same(d, r, g, bl) {
+      return TerminalCell(character: " ", foreground: .terminalDefault, background: ink(a))
     }
     // represent(_:inks:colors:mode:) of each half: the mean of its two, and their distance from it.
     let top = TerminalColor(a.r + b.r, a.g + b.g, a.b + b.b).scaled(0.5)

@@ -59,16 +59,22 @@ import Testing
     try terminal.send("Space")
     // The back, once the flip has settled: the status says 180°, or at 40
     // columns, where it leaves the angle out, the corners are round again.
+    // The coloured screen judged is the one the wait saw settled (the card
+    // goes on tilting with the replay; a later capture may catch it mid-row).
+    var settled: String?
     let back = try terminal.waitForScreen {
       guard $0.contains("No. 2026 0042") else { return false }
       if $0.contains("flip 180°") { return true }
-      return columns < 60
-        && (try? terminal.screen(escapes: true)).map(Self.cornersAreRound) == true
+      guard columns < 60 else { return false }
+      settled = (try? terminal.screen(escapes: true)).flatMap {
+        Self.cornersAreRound($0) ? $0 : nil
+      }
+      return settled != nil
     }
     #expect(back.contains("No. 2026 0042"), "the back after space:\n\(back)")
     #expect(back.contains("Valid to 12/2026") || columns < 80, "\(back)")
     #expect(!back.contains("2400 6202 .oN"), "never mirrored")
-    let backColored = try terminal.screen(escapes: true)
+    let backColored = try settled ?? terminal.screen(escapes: true)
     #expect(Self.cornersAreRound(backColored), "round corners:\n\(back)")
     for line in back.components(separatedBy: "\n") {
       #expect(line.count <= columns)
