@@ -69,11 +69,33 @@ def apply(pen, p):
         k += 1
 
 
+LEVELS = [0, 95, 135, 175, 215, 255]
+
+
+def xterm256(n):
+    """The colour of xterm 256-colour index n (16 to 255); None for the 16 ANSI colours."""
+    if 16 <= n <= 231:
+        n -= 16
+        return (LEVELS[n // 36], LEVELS[n // 6 % 6], LEVELS[n % 6])
+    if 232 <= n <= 255:
+        return (8 + 10 * (n - 232),) * 3
+    return None
+
+
 def channel_gap(a, b):
     if a == b:
         return 0
     if a and b and a[0] == "rgb" and b[0] == "rgb":
         return max(abs(x - y) for x, y in zip(a[1:], b[1:]))
+    return None
+
+
+def palette_gap(a, b):
+    """How far apart two 256-colour inks are, a channel at most; None for other inks."""
+    if a and b and a[0] == "i" and b[0] == "i":
+        x, y = xterm256(a[1]), xterm256(b[1])
+        if x and y:
+            return max(abs(p - q) for p, q in zip(x, y))
     return None
 
 
@@ -94,10 +116,15 @@ def quarter_inks(cell):
 def main():
     args = sys.argv[1:]
     tolerance = 0
+    step = None
     skip = set()
     if "--tolerance" in args:
         k = args.index("--tolerance")
         tolerance = int(args[k + 1])
+        del args[k:k + 2]
+    if "--palette-step" in args:
+        k = args.index("--palette-step")
+        step = int(args[k + 1])
         del args[k:k + 2]
     if "--skip-rows" in args:
         k = args.index("--skip-rows")
@@ -107,6 +134,8 @@ def main():
     shape = 0
     colour = 0
     gap = 0
+    moved = 0
+    largest_step = 0
     total = 0
     worst = True
     for r in range(max(len(a), len(b))):
@@ -127,17 +156,29 @@ def main():
                 if qx is None or qy is None:
                     shape += 1
                     continue
-                gaps = [channel_gap(i, j) for i, j in zip(qx, qy)]
+                pairs = list(zip(qx, qy))
             else:
-                gaps = [channel_gap(x[1], y[1]), channel_gap(x[2], y[2])]
+                pairs = [(x[1], y[1]), (x[2], y[2])]
+            gaps = [channel_gap(i, j) for i, j in pairs]
+            if step is not None and any(g is None for g in gaps):
+                steps = [palette_gap(i, j) if g is None else 0 for (i, j), g in zip(pairs, gaps)]
+                if all(s is not None for s in steps) and max(steps) <= step:
+                    moved += 1
+                    largest_step = max(largest_step, max(steps))
+                    continue
             if any(g is None for g in gaps):
                 colour += 1
                 worst = False
             elif max(gaps) > 0:
                 colour += 1
                 gap = max(gap, max(gaps))
+    neighbours = ""
+    if step is not None:
+        neighbours = (f"; {moved} in a 256-colour ink next to it on the palette"
+                      f" (largest step {largest_step})")
     print(f"{total} cells compared: {shape} differ in character or style, {colour} in colour"
-          f" (largest 24-bit channel difference {gap}{'' if worst else '; some inks differ'})")
+          f" (largest 24-bit channel difference {gap}{'' if worst else '; some inks differ'})"
+          f"{neighbours}")
     ok = shape == 0 and worst and gap <= tolerance
     sys.exit(0 if ok else 1)
 
