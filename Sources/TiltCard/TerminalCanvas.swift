@@ -153,14 +153,16 @@ struct TerminalCanvas {
     (cache.scratch, cache.tight, cache.wide) = ([], [], [])
     defer { (cache.tight, cache.wide, cache.scratch) = (tight.values, wide.values, scratch) }
     if backdrop || hardShadow {
-      tight.window = Self.shadowLayer(
+      Self.shadowLayer(
         of: coverage, in: box, width: subW, height: subH,
         dx: k * 0.2 * x.shadowX * sxPerPoint, dy: k * (0.15 * x.shadowY + 1) * syPerPoint,
-        blur: k * 0.15 * x.shadowBlur * syPerPoint, layer: &tight.values, scratch: &scratch)
-      wide.window = Self.shadowLayer(
+        blur: k * 0.15 * x.shadowBlur * syPerPoint, coarse: backdrop, layer: &tight,
+        scratch: &scratch)
+      Self.shadowLayer(
         of: coverage, in: box, width: subW, height: subH,
         dx: k * 1.2 * x.shadowX * sxPerPoint, dy: k * 1.3 * x.shadowY * syPerPoint,
-        blur: k * 1.6 * x.shadowBlur * syPerPoint, layer: &wide.values, scratch: &scratch)
+        blur: k * 1.6 * x.shadowBlur * syPerPoint, coarse: backdrop, layer: &wide, scratch: &scratch
+      )
     }
     let drawn = Self.union(Self.union(box, tight.window), wide.window)
     drawnBox = drawn

@@ -20,9 +20,15 @@ extension TerminalCanvas {
     colors.withUnsafeMutableBufferPointer { colors in
       materials.withUnsafeMutableBufferPointer { materials in
         coverage.withUnsafeBufferPointer { coverage in
-          tight.values.withUnsafeBufferPointer { tight in
-            wide.values.withUnsafeBufferPointer { wide in
+          tight.values.withUnsafeBufferPointer { tightValues in
+            wide.values.withUnsafeBufferPointer { wideValues in
+              let (tightLayer, wideLayer) = (tight, wide)
               stage.withUnsafeBufferPointer { stage in
+                // A coarse layer's row, at its subpixels, each row in turn.
+                let rows = UnsafeMutablePointer<Double>.allocate(capacity: 3 * subW + 4)
+                defer { rows.deallocate() }
+                let (tightRow, wideRow, cells) = (rows, rows + subW, rows + 2 * subW)
+                var (tight, wide) = (tightValues.baseAddress!, wideValues.baseAddress!)
                 // Subpixels a ..< b of a row, each layer read where `has…`
                 // (the shadow is 0 outside a layer's window).
                 @inline(__always)
@@ -72,6 +78,18 @@ extension TerminalCanvas {
                   edges.append(drawn.x1)
                   edges.sort()
                   let row = sy &* subW
+                  if inTight, tightLayer.coarse != nil {
+                    upsampleRow(
+                      tightLayer, tightValues.baseAddress!, width: subW, row: sy, cells: cells,
+                      into: tightRow)
+                    tight = UnsafePointer(tightRow) - (row &+ tw.x0)
+                  }
+                  if inWide, wideLayer.coarse != nil {
+                    upsampleRow(
+                      wideLayer, wideValues.baseAddress!, width: subW, row: sy, cells: cells,
+                      into: wideRow)
+                    wide = UnsafePointer(wideRow) - (row &+ ww.x0)
+                  }
                   for k in 0..<(edges.count &- 1) where edges[k] < edges[k &+ 1] {
                     let (a, b) = (edges[k], edges[k &+ 1])
                     let hasTight = inTight && a >= tw.x0 && b <= tw.x1
