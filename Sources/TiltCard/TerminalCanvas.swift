@@ -172,7 +172,7 @@ struct TerminalCanvas {
       }
     }
     Self.composite(
-      drawn, width: subW, stage: stage, tight: tight, wide: wide, backdrop: backdrop,
+      drawn, width: subW, stage: stage, tight: tight, wide: wide, card: box, backdrop: backdrop,
       hardShadow: hardShadow, smooth: smooth, colors: &colors, materials: &materials,
       coverage: coverage)
     cache.noteDrawn(colors, width: subW, height: subH, backdrop: backdrop, box: drawn)

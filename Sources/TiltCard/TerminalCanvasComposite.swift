@@ -11,7 +11,7 @@ extension TerminalCanvas {
   /// or what is under it, whichever covers half.
   static func composite(
     _ drawn: Window, width subW: Int, stage: [TerminalColor], tight: ShadowLayer,
-    wide: ShadowLayer, backdrop: Bool, hardShadow: Bool, smooth: Bool,
+    wide: ShadowLayer, card: Window, backdrop: Bool, hardShadow: Bool, smooth: Bool,
     colors: inout [TerminalColor?], materials: inout [TerminalCardFace.Material?],
     coverage: [Double]
   ) {
@@ -76,22 +76,25 @@ extension TerminalCanvas {
                     edges.append(x)
                   }
                   edges.append(drawn.x1)
-                  edges.sort()
                   let row = sy &* subW
+                  let inside = interior(coverage.baseAddress! + row, card, row: sy)
+                  if !inside.isEmpty { edges += [inside.lowerBound, inside.upperBound] }
+                  edges.sort()
                   if inTight, tightLayer.coarse != nil {
                     upsampleRow(
-                      tightLayer, tightValues.baseAddress!, width: subW, row: sy, cells: cells,
-                      into: tightRow)
+                      tightLayer, tightValues.baseAddress!, width: subW, row: sy, skip: inside,
+                      cells: cells, into: tightRow)
                     tight = UnsafePointer(tightRow) - (row &+ tw.x0)
                   }
                   if inWide, wideLayer.coarse != nil {
                     upsampleRow(
-                      wideLayer, wideValues.baseAddress!, width: subW, row: sy, cells: cells,
-                      into: wideRow)
+                      wideLayer, wideValues.baseAddress!, width: subW, row: sy, skip: inside,
+                      cells: cells, into: wideRow)
                     wide = UnsafePointer(wideRow) - (row &+ ww.x0)
                   }
                   for k in 0..<(edges.count &- 1) where edges[k] < edges[k &+ 1] {
                     let (a, b) = (edges[k], edges[k &+ 1])
+                    if a >= inside.lowerBound && b <= inside.upperBound { continue }
                     let hasTight = inTight && a >= tw.x0 && b <= tw.x1
                     let hasWide = inWide && a >= ww.x0 && b <= ww.x1
                     switch (hasTight, hasWide) {
@@ -108,5 +111,26 @@ extension TerminalCanvas {
         }
       }
     }
+  }
+
+  /// The subpixels of a row (`coverage` from its start) that the card
+  /// covers whole from the first it covers whole to the last, if it covers
+  /// whole all between (the card is convex); else none.
+  static func interior(_ coverage: UnsafePointer<Double>, _ card: Window, row sy: Int) -> Range<Int>
+  {
+    guard sy >= card.y0 && sy < card.y1 else { return 0..<0 }
+    var l = card.x0
+    while l < card.x1 && coverage[l] < 1 { l &+= 1 }
+    guard l < card.x1 else { return 0..<0 }
+    var r = card.x1
+    while coverage[r &- 1] < 1 { r &-= 1 }
+    var x = l
+    let one = Lanes(repeating: 1)
+    while x &+ 4 <= r {
+      if any(Lanes.load(coverage + x) .< one) { return 0..<0 }
+      x &+= 4
+    }
+    for x in x..<r where coverage[x] < 1 { return 0..<0 }
+    return l..<r
   }
 }

@@ -208,12 +208,12 @@ extension TerminalCanvas {
     return wo
   }
 
-  /// Row `sy` of `layer` (coarse) at subpixels `x0 ..< x1` of its window,
-  /// into `out[x - x0]`, bilinearly from the centres of the cells around
-  /// each; `cells` is a row as wide as the grid + 2.
+  /// Row `sy` of `layer` (coarse) at its window's subpixels `x0 ..< x1`
+  /// but those of `skip`, into `out[x - x0]`, bilinearly from the centres
+  /// of the cells around each; `cells` is a row as wide as the grid + 2.
   static func upsampleRow(
     _ layer: ShadowLayer, _ values: UnsafePointer<Double>, width subW: Int, row sy: Int,
-    cells: UnsafeMutablePointer<Double>, into out: UnsafeMutablePointer<Double>
+    skip: Range<Int>, cells: UnsafeMutablePointer<Double>, into out: UnsafeMutablePointer<Double>
   ) {
     guard let c = layer.coarse else { return }
     let cw = subW / 2
@@ -249,8 +249,20 @@ extension TerminalCanvas {
     cells[c.x1 &+ 1] = c.x1 != cw ? 0 : wide ? 2 * cells[cw] - cells[cw &- 1] : cells[cw]
     // Subpixel x between cells (x − 1) >> 1 and the next: ¼ and ¾ (x even)
     // or ¾ and ¼ (x odd); two cells' four subpixels at a time, from cell k.
+    let o = out - layer.window.x0
     let (x0, x1) = (layer.window.x0, layer.window.x1)
-    let o = out - x0
+    upsample(cells, x0, min(x1, max(skip.lowerBound, x0)), into: o)
+    upsample(cells, max(x0, min(skip.upperBound, x1)), x1, into: o)
+  }
+
+  /// Subpixels `x0 ..< x1` of a row of cells (cell k at `cells[k + 1]`)
+  /// into `o[x]`.
+  @inline(__always)
+  static func upsample(
+    _ cells: UnsafeMutablePointer<Double>, _ x0: Int, _ x1: Int,
+    into o: UnsafeMutablePointer<Double>
+  ) {
+    guard x0 < x1 else { return }
     var x = x0
     if x & 1 == 1 {
       o[x] = cells[(x &+ 1) >> 1] * 0.75 + cells[((x &+ 1) >> 1) &+ 1] * 0.25
