@@ -3,11 +3,12 @@ import Foundation
 /// A wide shadow layer on a grid of 2 × 2 subpixels: a quarter of the work,
 /// read back bilinearly. Its boxes are narrowed (each by a fraction of a
 /// cell) so that the blur, the averaging into cells and the interpolation
-/// spread as far as the subpixels' blur does: a blur of 7 subpixels or more
-/// is then within about 0.002 of it.
+/// spread as far as the subpixels' blur does: from a blur of 6 subpixels
+/// down it is then within about 0.012 of it (0.005 away from the canvas's
+/// edges), and closer as the blur widens.
 extension TerminalCanvas {
   /// The blur's radius down (in subpixels) from which a layer is kept coarse.
-  static let coarseShadowRadius = 5
+  static let coarseShadowRadius = 6
 
   /// The shadow layer of `coverage` as ``shadowLayer(of:in:width:height:dx:dy:blur:layer:scratch:)``
   /// makes it, into `layer` (its window, and for a wide blur its grid).
