@@ -148,10 +148,15 @@ struct TerminalCanvas {
     let syPerPoint = scale * x.lift
     let k = Self.shadowReach
     var scratch = cache.scratch
-    var tight = ShadowLayer(values: cache.tight, window: (0, 0, 0, 0))
-    var wide = ShadowLayer(values: cache.wide, window: (0, 0, 0, 0))
-    (cache.scratch, cache.tight, cache.wide) = ([], [], [])
-    defer { (cache.tight, cache.wide, cache.scratch) = (tight.values, wide.values, scratch) }
+    var tight = ShadowLayer(values: cache.tight, window: (0, 0, 0, 0), cells: cache.tightCells)
+    var wide = ShadowLayer(values: cache.wide, window: (0, 0, 0, 0), cells: cache.wideCells)
+    (cache.scratch, cache.tight, cache.wide, cache.tightCells, cache.wideCells) = (
+      [], [], [], [], []
+    )
+    defer {
+      (cache.tight, cache.wide, cache.scratch) = (tight.values, wide.values, scratch)
+      (cache.tightCells, cache.wideCells) = (tight.cells, wide.cells)
+    }
     if backdrop || hardShadow {
       Self.shadowLayer(
         of: coverage, in: box, width: subW, height: subH,

@@ -22,86 +22,91 @@ extension TerminalCanvas {
         coverage.withUnsafeBufferPointer { coverage in
           tight.values.withUnsafeBufferPointer { tightValues in
             wide.values.withUnsafeBufferPointer { wideValues in
-              let (tightLayer, wideLayer) = (tight, wide)
-              stage.withUnsafeBufferPointer { stage in
-                // A coarse layer's row, at its subpixels, each row in turn.
-                let rows = UnsafeMutablePointer<Double>.allocate(capacity: 3 * subW + 4)
-                defer { rows.deallocate() }
-                let (tightRow, wideRow, cells) = (rows, rows + subW, rows + 2 * subW)
-                var (tight, wide) = (tightValues.baseAddress!, wideValues.baseAddress!)
-                // Subpixels a ..< b of a row, each layer read where `has…`
-                // (the shadow is 0 outside a layer's window).
-                @inline(__always)
-                func run(_ a: Int, _ b: Int, hasTight: Bool, hasWide: Bool) {
-                  for i in a..<b {
-                    let cover = coverage[i]
-                    guard cover < 1 else { continue }
-                    let t = hasTight ? tight[i] : 0
-                    let w = hasWide ? wide[i] : 0
-                    // With no shadow (t = w = 0) the backdrop as it is (scaled by 1).
-                    let alpha = 1 - (1 - 0.30 * t) * (1 - 0.20 * w)
-                    var under: TerminalColor?
-                    if backdrop {
-                      under = stage[i].scaled(1 - min(depth * alpha, 0.8))
-                    } else if hardShadow && alpha > 0.22 {
-                      under = .black
-                    }
-                    // Where the card covers none (0 past its box) the colour is stale.
-                    if cover > 0, let card = colors[i] {
-                      if !smooth {
-                        if cover < 0.5 {
-                          colors[i] = under
-                          materials[i] = nil
+              tight.cells.withUnsafeBufferPointer { tightCells in
+                wide.cells.withUnsafeBufferPointer { wideCells in
+                  let (tightLayer, wideLayer) = (tight, wide)
+                  stage.withUnsafeBufferPointer { stage in
+                    // A coarse layer's row, at its subpixels, each row in turn.
+                    let rows = UnsafeMutablePointer<Double>.allocate(capacity: 3 * subW + 4)
+                    defer { rows.deallocate() }
+                    let (tightRow, wideRow, cells) = (rows, rows + subW, rows + 2 * subW)
+                    var (tight, wide) = (tightValues.baseAddress!, wideValues.baseAddress!)
+                    // Subpixels a ..< b of a row, each layer read where `has…`
+                    // (the shadow is 0 outside a layer's window).
+                    @inline(__always)
+                    func run(_ a: Int, _ b: Int, hasTight: Bool, hasWide: Bool) {
+                      for i in a..<b {
+                        let cover = coverage[i]
+                        guard cover < 1 else { continue }
+                        let t = hasTight ? tight[i] : 0
+                        let w = hasWide ? wide[i] : 0
+                        // With no shadow (t = w = 0) the backdrop as it is (scaled by 1).
+                        let alpha = 1 - (1 - 0.30 * t) * (1 - 0.20 * w)
+                        var under: TerminalColor?
+                        if backdrop {
+                          under = stage[i].scaled(1 - min(depth * alpha, 0.8))
+                        } else if hardShadow && alpha > 0.22 {
+                          under = .black
                         }
-                      } else if let under {
-                        // Anti-aliased edge: the card over what is under it.
-                        colors[i] = TerminalColor.mix(under, card, cover)
-                      } else if cover < 0.5 {
-                        colors[i] = nil
-                        materials[i] = nil
+                        // Where the card covers none (0 past its box) the colour is stale.
+                        if cover > 0, let card = colors[i] {
+                          if !smooth {
+                            if cover < 0.5 {
+                              colors[i] = under
+                              materials[i] = nil
+                            }
+                          } else if let under {
+                            // Anti-aliased edge: the card over what is under it.
+                            colors[i] = TerminalColor.mix(under, card, cover)
+                          } else if cover < 0.5 {
+                            colors[i] = nil
+                            materials[i] = nil
+                          }
+                        } else {
+                          colors[i] = under
+                        }
                       }
-                    } else {
-                      colors[i] = under
                     }
-                  }
-                }
-                // Each row in pieces between the windows' edges.
-                var edges = [Int]()
-                for sy in drawn.y0..<drawn.y1 {
-                  let inTight = sy >= tw.y0 && sy < tw.y1
-                  let inWide = sy >= ww.y0 && sy < ww.y1
-                  edges.removeAll(keepingCapacity: true)
-                  edges.append(drawn.x0)
-                  for x in [tw.x0, tw.x1, ww.x0, ww.x1] where x > drawn.x0 && x < drawn.x1 {
-                    edges.append(x)
-                  }
-                  edges.append(drawn.x1)
-                  let row = sy &* subW
-                  let inside = interior(coverage.baseAddress! + row, card, row: sy)
-                  if !inside.isEmpty { edges += [inside.lowerBound, inside.upperBound] }
-                  edges.sort()
-                  if inTight, tightLayer.coarse != nil {
-                    upsampleRow(
-                      tightLayer, tightValues.baseAddress!, width: subW, row: sy, skip: inside,
-                      cells: cells, into: tightRow)
-                    tight = UnsafePointer(tightRow) - (row &+ tw.x0)
-                  }
-                  if inWide, wideLayer.coarse != nil {
-                    upsampleRow(
-                      wideLayer, wideValues.baseAddress!, width: subW, row: sy, skip: inside,
-                      cells: cells, into: wideRow)
-                    wide = UnsafePointer(wideRow) - (row &+ ww.x0)
-                  }
-                  for k in 0..<(edges.count &- 1) where edges[k] < edges[k &+ 1] {
-                    let (a, b) = (edges[k], edges[k &+ 1])
-                    if a >= inside.lowerBound && b <= inside.upperBound { continue }
-                    let hasTight = inTight && a >= tw.x0 && b <= tw.x1
-                    let hasWide = inWide && a >= ww.x0 && b <= ww.x1
-                    switch (hasTight, hasWide) {
-                    case (true, true): run(row &+ a, row &+ b, hasTight: true, hasWide: true)
-                    case (true, false): run(row &+ a, row &+ b, hasTight: true, hasWide: false)
-                    case (false, true): run(row &+ a, row &+ b, hasTight: false, hasWide: true)
-                    case (false, false): run(row &+ a, row &+ b, hasTight: false, hasWide: false)
+                    // Each row in pieces between the windows' edges.
+                    var edges = [Int]()
+                    for sy in drawn.y0..<drawn.y1 {
+                      let inTight = sy >= tw.y0 && sy < tw.y1
+                      let inWide = sy >= ww.y0 && sy < ww.y1
+                      edges.removeAll(keepingCapacity: true)
+                      edges.append(drawn.x0)
+                      for x in [tw.x0, tw.x1, ww.x0, ww.x1] where x > drawn.x0 && x < drawn.x1 {
+                        edges.append(x)
+                      }
+                      edges.append(drawn.x1)
+                      let row = sy &* subW
+                      let inside = interior(coverage.baseAddress! + row, card, row: sy)
+                      if !inside.isEmpty { edges += [inside.lowerBound, inside.upperBound] }
+                      edges.sort()
+                      if inTight, tightLayer.coarse != nil {
+                        upsampleRow(
+                          tightLayer, tightCells.baseAddress!, width: subW, row: sy, skip: inside,
+                          cells: cells, into: tightRow)
+                        tight = UnsafePointer(tightRow) - (row &+ tw.x0)
+                      }
+                      if inWide, wideLayer.coarse != nil {
+                        upsampleRow(
+                          wideLayer, wideCells.baseAddress!, width: subW, row: sy, skip: inside,
+                          cells: cells, into: wideRow)
+                        wide = UnsafePointer(wideRow) - (row &+ ww.x0)
+                      }
+                      for k in 0..<(edges.count &- 1) where edges[k] < edges[k &+ 1] {
+                        let (a, b) = (edges[k], edges[k &+ 1])
+                        if a >= inside.lowerBound && b <= inside.upperBound { continue }
+                        let hasTight = inTight && a >= tw.x0 && b <= tw.x1
+                        let hasWide = inWide && a >= ww.x0 && b <= ww.x1
+                        switch (hasTight, hasWide) {
+                        case (true, true): run(row &+ a, row &+ b, hasTight: true, hasWide: true)
+                        case (true, false): run(row &+ a, row &+ b, hasTight: true, hasWide: false)
+                        case (false, true): run(row &+ a, row &+ b, hasTight: false, hasWide: true)
+                        case (false, false):
+                          run(row &+ a, row &+ b, hasTight: false, hasWide: false)
+                        }
+                      }
                     }
                   }
                 }

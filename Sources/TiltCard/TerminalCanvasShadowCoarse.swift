@@ -27,10 +27,9 @@ extension TerminalCanvas {
         layer: &layer.values, scratch: &scratch)
       return
     }
-    if layer.values.count != subW * subH {
-      layer.values = [Double](repeating: 0, count: subW * subH)
-    }
-    if scratch.count != subW * subH { scratch = [Double](repeating: 0, count: subW * subH) }
+    let (cw, ch) = (subW / 2, subH / 2)
+    // The grid, then the blur's pass across.
+    if layer.cells.count != 2 * cw * ch { layer.cells = [Float](repeating: 0, count: 2 * cw * ch) }
     let (ix, iy) = (Int(dx.rounded()), Int(dy.rounded()))
     let window = (
       x0: min(max(cardBox.x0 + ix, 0), subW), y0: min(max(cardBox.y0 + iy, 0), subH),
@@ -38,31 +37,28 @@ extension TerminalCanvas {
     )
     layer.window = (0, 0, 0, 0)
     guard window.x0 < window.x1, window.y0 < window.y1 else { return }
-    let (cw, ch) = (subW / 2, subH / 2)
     var cells = (
       x0: window.x0 / 2, y0: window.y0 / 2, x1: (window.x1 + 1) / 2, y1: (window.y1 + 1) / 2
     )
     let (bx, by) = (coarseBox(radius: 2 * ry), coarseBox(radius: ry))
-    var row = [Double](repeating: 0, count: cw + 2 * bx.radius + 2)
-    var sums = [Double](repeating: 0, count: max(cw, ch))
-    var zeros = [Double](repeating: 0, count: cw)
-    layer.values.withUnsafeMutableBufferPointer { layer in
+    var row = [Float](repeating: 0, count: cw + 2 * bx.radius + 2)
+    var sums = [Float](repeating: 0, count: max(cw, ch))
+    var zeros = [Float](repeating: 0, count: cw)
+    layer.cells.withUnsafeMutableBufferPointer { grid in
       coverage.withUnsafeBufferPointer { coverage in
         downsample(
           coverage.baseAddress!, shift: iy &* subW &+ ix, width: subW, height: subH,
-          window: window, cells: cells, into: layer.baseAddress!)
-        scratch.withUnsafeMutableBufferPointer { scratch in
-          row.withUnsafeMutableBufferPointer { row in
-            sums.withUnsafeMutableBufferPointer { sums in
-              zeros.withUnsafeMutableBufferPointer { zeros in
-                let buffers = BlurBuffers(
-                  across: scratch.baseAddress!, row: row.baseAddress!, sums: sums.baseAddress!)
-                for _ in 0..<2 {
-                  cells = fractionalBoxBlur(
-                    layer.baseAddress!, buffers, zeros: zeros.baseAddress!, width: cw, height: ch,
-                    x: bx, y: by, window: cells)
-                }
-              }
+          window: window, cells: cells, into: grid.baseAddress!)
+      }
+      row.withUnsafeMutableBufferPointer { row in
+        sums.withUnsafeMutableBufferPointer { sums in
+          zeros.withUnsafeMutableBufferPointer { zeros in
+            let buffers = CellBuffers(
+              across: grid.baseAddress! + cw * ch, row: row.baseAddress!,
+              sums: sums.baseAddress!, zeros: zeros.baseAddress!)
+            for _ in 0..<2 {
+              cells = fractionalBoxBlur(
+                grid.baseAddress!, buffers, width: cw, height: ch, x: bx, y: by, window: cells)
             }
           }
         }
@@ -103,7 +99,7 @@ extension TerminalCanvas {
   /// grid half as wide and half as tall).
   static func downsample(
     _ coverage: UnsafePointer<Double>, shift: Int, width subW: Int, height subH: Int,
-    window: Window, cells: Window, into out: UnsafeMutablePointer<Double>
+    window: Window, cells: Window, into out: UnsafeMutablePointer<Float>
   ) {
     let cw = subW / 2
     let source = coverage - shift
@@ -116,12 +112,12 @@ extension TerminalCanvas {
         var cx = cells.x0
         // Whole pairs inside the window, then the ends.
         if 2 * cx < window.x0 {
-          o[cx] += s[window.x0] * 0.25
+          o[cx] += Float(s[window.x0] * 0.25)
           cx &+= 1
         }
         while cx &+ 2 <= cells.x1 && 2 &* cx &+ 4 <= window.x1 {
           let v = Lanes.load(s + 2 &* cx)
-          let pair = (v.evenHalf + v.oddHalf) * SIMD2(repeating: 0.25)
+          let pair = SIMD2<Float>((v.evenHalf + v.oddHalf) * SIMD2(repeating: 0.25))
           let sum = SIMD2(o[cx], o[cx &+ 1]) + pair
           (o[cx], o[cx &+ 1]) = (sum.x, sum.y)
           cx &+= 2
@@ -129,28 +125,43 @@ extension TerminalCanvas {
         for c in cx..<cells.x1 {
           var v = 0.0
           for x in max(2 * c, window.x0)..<min(2 * c + 2, window.x1) { v += s[x] }
-          o[c] += v * 0.25
+          o[c] += Float(v * 0.25)
         }
       }
     }
   }
 
-  /// ``boxBlur(_:into:_:width:height:rx:ry:window:)`` in place with boxes
-  /// whose outermost cells weigh a fraction (`x` across, `y` down); `zeros`
-  /// is a row of 0s as wide as the grid.
+  /// The grid's buffers for its blur: as ``BlurBuffers``, and a row of 0s
+  /// as wide as the grid.
+  struct CellBuffers {
+    let across: UnsafeMutablePointer<Float>
+    let row: UnsafeMutablePointer<Float>
+    let sums: UnsafeMutablePointer<Float>
+    let zeros: UnsafePointer<Float>
+  }
+
+  /// Four cells of a row at once.
+  typealias CellLanes = SIMD4<Float>
+
+  /// ``boxBlur(_:into:_:width:height:rx:ry:window:)`` in place, in single
+  /// precision (the sums of a row of a few hundred cells are then within
+  /// 0.0001 of a cell), with boxes whose outermost cells weigh a fraction
+  /// (`x` across, `y` down).
   static func fractionalBoxBlur(
-    _ a: UnsafeMutablePointer<Double>, _ buffers: BlurBuffers, zeros: UnsafePointer<Double>,
-    width: Int, height: Int, x bx: FractionalBox, y by: FractionalBox, window wi: Window
+    _ a: UnsafeMutablePointer<Float>, _ buffers: CellBuffers, width: Int, height: Int,
+    x bx: FractionalBox, y by: FractionalBox, window wi: Window
   ) -> Window {
     let (rx, ry) = (bx.radius, by.radius)
     let wo = (
       x0: max(wi.x0 - rx, 0), y0: max(wi.y0 - ry, 0), x1: min(wi.x1 + rx, width),
       y1: min(wi.y1 + ry, height)
     )
-    let nx = 1 / (Double(2 * rx - 1) + 2 * bx.edge)
-    let ny = 1 / (Double(2 * ry - 1) + 2 * by.edge)
-    let (cx, cy) = (Lanes(repeating: 1 - bx.edge), Lanes(repeating: 1 - by.edge))
-    let (tmp, totals, sums) = (buffers.across, buffers.row, buffers.sums)
+    let nx = Float(1 / (Double(2 * rx - 1) + 2 * bx.edge))
+    let ny = Float(1 / (Double(2 * ry - 1) + 2 * by.edge))
+    let (cx, cy) = (
+      CellLanes(repeating: Float(1 - bx.edge)), CellLanes(repeating: Float(1 - by.edge))
+    )
+    let (tmp, totals, sums, zeros) = (buffers.across, buffers.row, buffers.sums, buffers.zeros)
     for y in wo.y0..<wo.y1 where y < wi.y0 || y >= wi.y1 {
       for x in wo.x0..<wo.x1 { tmp[y &* width &+ x] = 0 }
     }
@@ -158,7 +169,7 @@ extension TerminalCanvas {
     for y in max(wi.y0, wo.y0)..<min(wi.y1, wo.y1) {
       let row = y &* width
       for k in base..<wi.x0 { totals[k &- base] = 0 }
-      var s = 0.0
+      var s: Float = 0
       for k in wi.x0..<wi.x1 {
         totals[k &- base] = s
         s += a[row &+ k]
@@ -169,9 +180,9 @@ extension TerminalCanvas {
       let (lower, inLower) = (totals - (rx &+ base), totals - (rx &- 1 &+ base))
       var x = wo.x0
       while x &+ 4 <= wo.x1 {
-        let (u, l) = (Lanes.load(upper + x), Lanes.load(lower + x))
-        let ends = (u - Lanes.load(inUpper + x)) + (Lanes.load(inLower + x) - l)
-        Lanes.store((u - l - cx * ends) * Lanes(repeating: nx), tmp + (row &+ x))
+        let (u, l) = (CellLanes.load(upper + x), CellLanes.load(lower + x))
+        let ends = (u - CellLanes.load(inUpper + x)) + (CellLanes.load(inLower + x) - l)
+        CellLanes.store((u - l - cx * ends) * CellLanes(repeating: nx), tmp + (row &+ x))
         x &+= 4
       }
       for x in x..<wo.x1 {
@@ -185,7 +196,7 @@ extension TerminalCanvas {
       let row = k &* width
       for x in x0..<x1 { sums[x] += tmp[row &+ x] }
     }
-    func rowOf(_ y: Int) -> UnsafePointer<Double> {
+    func rowOf(_ y: Int) -> UnsafePointer<Float> {
       y >= wo.y0 && y < wo.y1 ? UnsafePointer(tmp + y &* width) : zeros
     }
     for y in wo.y0..<wo.y1 {
@@ -194,10 +205,10 @@ extension TerminalCanvas {
       let (top, bottom) = (old, rowOf(y &+ ry))
       var x = x0
       while x &+ 4 <= x1 {
-        let s = Lanes.load(sums + x)
-        let ends = Lanes.load(top + x) + Lanes.load(bottom + x)
-        Lanes.store((s - cy * ends) * Lanes(repeating: ny), out + x)
-        Lanes.store(s + Lanes.load(next + x) - Lanes.load(old + x), sums + x)
+        let s = CellLanes.load(sums + x)
+        let ends = CellLanes.load(top + x) + CellLanes.load(bottom + x)
+        CellLanes.store((s - cy * ends) * CellLanes(repeating: ny), out + x)
+        CellLanes.store(s + CellLanes.load(next + x) - CellLanes.load(old + x), sums + x)
         x &+= 4
       }
       for x in x..<x1 {
@@ -213,7 +224,7 @@ extension TerminalCanvas {
   /// but those of `skip`, into `out[x - x0]`, bilinearly from the centres
   /// of the cells around each; `cells` is a row as wide as the grid + 2.
   static func upsampleRow(
-    _ layer: ShadowLayer, _ values: UnsafePointer<Double>, width subW: Int, row sy: Int,
+    _ layer: ShadowLayer, _ values: UnsafePointer<Float>, width subW: Int, row sy: Int,
     skip: Range<Int>, cells: UnsafeMutablePointer<Double>, into out: UnsafeMutablePointer<Double>
   ) {
     guard let c = layer.coarse else { return }
@@ -225,7 +236,7 @@ extension TerminalCanvas {
     // Past the canvas's edge a cell is on the line through the two at the
     // edge (the blur of the subpixels falls off there, cut at the edge);
     // past the window's, 0.
-    let ch = layer.values.count / 4 / cw
+    let ch = layer.cells.count / 2 / cw
     var (ta, tb, wa, wb) = (c0, c0 &+ 1, 1 - w1, w1)
     if c0 == -1 {
       (ta, tb, wa, wb) = (0, 1, 1.25, -0.25)
@@ -239,12 +250,13 @@ extension TerminalCanvas {
     let (ra, rb) = (values + ta &* cw, values + tb &* cw)
     let (pa, pb) = (a ? ra : rb, b ? rb : ra)
     var k = c.x0
+    let (fa, fb) = (CellLanes(repeating: Float(wa)), CellLanes(repeating: Float(wb)))
     while k &+ 4 <= c.x1 {
-      let v = Lanes.load(pa + k) * Lanes(repeating: wa) + Lanes.load(pb + k) * Lanes(repeating: wb)
-      Lanes.store(v, cells + (k &+ 1))
+      let v = CellLanes.load(pa + k) * fa + CellLanes.load(pb + k) * fb
+      Lanes.store(Lanes(v), cells + (k &+ 1))
       k &+= 4
     }
-    for k in k..<c.x1 { cells[k &+ 1] = pa[k] * wa + pb[k] * wb }
+    for k in k..<c.x1 { cells[k &+ 1] = Double(pa[k]) * wa + Double(pb[k]) * wb }
     let wide = c.x1 - c.x0 > 1
     cells[c.x0] = c.x0 != 0 ? 0 : wide ? 2 * cells[1] - cells[2] : cells[1]
     cells[c.x1 &+ 1] = c.x1 != cw ? 0 : wide ? 2 * cells[cw] - cells[cw &- 1] : cells[cw]
@@ -283,5 +295,22 @@ extension TerminalCanvas {
       let w = x & 1 == 0 ? 0.25 : 0.75
       o[x] = cells[j] * w + cells[j &+ 1] * (1 - w)
     }
+  }
+}
+
+extension SIMD4<Float> {
+  @inline(__always)
+  static func load(_ p: UnsafePointer<Float>) -> Self {
+    UnsafeRawPointer(p).loadUnaligned(as: Self.self)
+  }
+
+  @inline(__always)
+  static func load(_ p: UnsafeMutablePointer<Float>) -> Self {
+    UnsafeRawPointer(p).loadUnaligned(as: Self.self)
+  }
+
+  @inline(__always)
+  static func store(_ v: Self, _ p: UnsafeMutablePointer<Float>) {
+    UnsafeMutableRawPointer(p).storeBytes(of: v, as: Self.self)
   }
 }

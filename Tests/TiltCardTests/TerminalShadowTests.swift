@@ -43,7 +43,7 @@ import Testing
     for y in 0..<height {
       let inLayer = y >= layer.window.y0 && y < layer.window.y1
       if inLayer {
-        layer.values.withUnsafeBufferPointer { values in
+        layer.cells.withUnsafeBufferPointer { values in
           row.withUnsafeMutableBufferPointer { row in
             cells.withUnsafeMutableBufferPointer { cells in
               TerminalCanvas.upsampleRow(
