@@ -148,19 +148,26 @@ struct TerminalCanvas {
     let syPerPoint = scale * x.lift
     let k = Self.shadowReach
     var scratch = cache.scratch
-    var tight = ShadowLayer(values: cache.tight, window: (0, 0, 0, 0))
-    var wide = ShadowLayer(values: cache.wide, window: (0, 0, 0, 0))
-    (cache.scratch, cache.tight, cache.wide) = ([], [], [])
-    defer { (cache.tight, cache.wide, cache.scratch) = (tight.values, wide.values, scratch) }
+    var tight = ShadowLayer(values: cache.tight, window: (0, 0, 0, 0), cells: cache.tightCells)
+    var wide = ShadowLayer(values: cache.wide, window: (0, 0, 0, 0), cells: cache.wideCells)
+    (cache.scratch, cache.tight, cache.wide, cache.tightCells, cache.wideCells) = (
+      [], [], [], [], []
+    )
+    defer {
+      (cache.tight, cache.wide, cache.scratch) = (tight.values, wide.values, scratch)
+      (cache.tightCells, cache.wideCells) = (tight.cells, wide.cells)
+    }
     if backdrop || hardShadow {
-      tight.window = Self.shadowLayer(
+      Self.shadowLayer(
         of: coverage, in: box, width: subW, height: subH,
         dx: k * 0.2 * x.shadowX * sxPerPoint, dy: k * (0.15 * x.shadowY + 1) * syPerPoint,
-        blur: k * 0.15 * x.shadowBlur * syPerPoint, layer: &tight.values, scratch: &scratch)
-      wide.window = Self.shadowLayer(
+        blur: k * 0.15 * x.shadowBlur * syPerPoint, coarse: backdrop, layer: &tight,
+        scratch: &scratch)
+      Self.shadowLayer(
         of: coverage, in: box, width: subW, height: subH,
         dx: k * 1.2 * x.shadowX * sxPerPoint, dy: k * 1.3 * x.shadowY * syPerPoint,
-        blur: k * 1.6 * x.shadowBlur * syPerPoint, layer: &wide.values, scratch: &scratch)
+        blur: k * 1.6 * x.shadowBlur * syPerPoint, coarse: backdrop, layer: &wide, scratch: &scratch
+      )
     }
     let drawn = Self.union(Self.union(box, tight.window), wide.window)
     drawnBox = drawn
@@ -170,7 +177,7 @@ struct TerminalCanvas {
       }
     }
     Self.composite(
-      drawn, width: subW, stage: stage, tight: tight, wide: wide, backdrop: backdrop,
+      drawn, width: subW, stage: stage, tight: tight, wide: wide, card: box, backdrop: backdrop,
       hardShadow: hardShadow, smooth: smooth, colors: &colors, materials: &materials,
       coverage: coverage)
     cache.noteDrawn(colors, width: subW, height: subH, backdrop: backdrop, box: drawn)

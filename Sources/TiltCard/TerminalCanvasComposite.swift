@@ -11,7 +11,7 @@ extension TerminalCanvas {
   /// or what is under it, whichever covers half.
   static func composite(
     _ drawn: Window, width subW: Int, stage: [TerminalColor], tight: ShadowLayer,
-    wide: ShadowLayer, backdrop: Bool, hardShadow: Bool, smooth: Bool,
+    wide: ShadowLayer, card: Window, backdrop: Bool, hardShadow: Bool, smooth: Bool,
     colors: inout [TerminalColor?], materials: inout [TerminalCardFace.Material?],
     coverage: [Double]
   ) {
@@ -20,67 +20,93 @@ extension TerminalCanvas {
     colors.withUnsafeMutableBufferPointer { colors in
       materials.withUnsafeMutableBufferPointer { materials in
         coverage.withUnsafeBufferPointer { coverage in
-          tight.values.withUnsafeBufferPointer { tight in
-            wide.values.withUnsafeBufferPointer { wide in
-              stage.withUnsafeBufferPointer { stage in
-                // Subpixels a ..< b of a row, each layer read where `has…`
-                // (the shadow is 0 outside a layer's window).
-                @inline(__always)
-                func run(_ a: Int, _ b: Int, hasTight: Bool, hasWide: Bool) {
-                  for i in a..<b {
-                    let cover = coverage[i]
-                    guard cover < 1 else { continue }
-                    let t = hasTight ? tight[i] : 0
-                    let w = hasWide ? wide[i] : 0
-                    // With no shadow (t = w = 0) the backdrop as it is (scaled by 1).
-                    let alpha = 1 - (1 - 0.30 * t) * (1 - 0.20 * w)
-                    var under: TerminalColor?
-                    if backdrop {
-                      under = stage[i].scaled(1 - min(depth * alpha, 0.8))
-                    } else if hardShadow && alpha > 0.22 {
-                      under = .black
-                    }
-                    // Where the card covers none (0 past its box) the colour is stale.
-                    if cover > 0, let card = colors[i] {
-                      if !smooth {
-                        if cover < 0.5 {
-                          colors[i] = under
-                          materials[i] = nil
+          tight.values.withUnsafeBufferPointer { tightValues in
+            wide.values.withUnsafeBufferPointer { wideValues in
+              tight.cells.withUnsafeBufferPointer { tightCells in
+                wide.cells.withUnsafeBufferPointer { wideCells in
+                  let (tightLayer, wideLayer) = (tight, wide)
+                  stage.withUnsafeBufferPointer { stage in
+                    // A coarse layer's row, at its subpixels, each row in turn.
+                    let rows = UnsafeMutablePointer<Double>.allocate(capacity: 3 * subW + 4)
+                    defer { rows.deallocate() }
+                    let (tightRow, wideRow, cells) = (rows, rows + subW, rows + 2 * subW)
+                    var (tight, wide) = (tightValues.baseAddress!, wideValues.baseAddress!)
+                    // Subpixels a ..< b of a row, each layer read where `has…`
+                    // (the shadow is 0 outside a layer's window).
+                    @inline(__always)
+                    func run(_ a: Int, _ b: Int, hasTight: Bool, hasWide: Bool) {
+                      for i in a..<b {
+                        let cover = coverage[i]
+                        guard cover < 1 else { continue }
+                        let t = hasTight ? tight[i] : 0
+                        let w = hasWide ? wide[i] : 0
+                        // With no shadow (t = w = 0) the backdrop as it is (scaled by 1).
+                        let alpha = 1 - (1 - 0.30 * t) * (1 - 0.20 * w)
+                        var under: TerminalColor?
+                        if backdrop {
+                          under = stage[i].scaled(1 - min(depth * alpha, 0.8))
+                        } else if hardShadow && alpha > 0.22 {
+                          under = .black
                         }
-                      } else if let under {
-                        // Anti-aliased edge: the card over what is under it.
-                        colors[i] = TerminalColor.mix(under, card, cover)
-                      } else if cover < 0.5 {
-                        colors[i] = nil
-                        materials[i] = nil
+                        // Where the card covers none (0 past its box) the colour is stale.
+                        if cover > 0, let card = colors[i] {
+                          if !smooth {
+                            if cover < 0.5 {
+                              colors[i] = under
+                              materials[i] = nil
+                            }
+                          } else if let under {
+                            // Anti-aliased edge: the card over what is under it.
+                            colors[i] = TerminalColor.mix(under, card, cover)
+                          } else if cover < 0.5 {
+                            colors[i] = nil
+                            materials[i] = nil
+                          }
+                        } else {
+                          colors[i] = under
+                        }
                       }
-                    } else {
-                      colors[i] = under
                     }
-                  }
-                }
-                // Each row in pieces between the windows' edges.
-                var edges = [Int]()
-                for sy in drawn.y0..<drawn.y1 {
-                  let inTight = sy >= tw.y0 && sy < tw.y1
-                  let inWide = sy >= ww.y0 && sy < ww.y1
-                  edges.removeAll(keepingCapacity: true)
-                  edges.append(drawn.x0)
-                  for x in [tw.x0, tw.x1, ww.x0, ww.x1] where x > drawn.x0 && x < drawn.x1 {
-                    edges.append(x)
-                  }
-                  edges.append(drawn.x1)
-                  edges.sort()
-                  let row = sy &* subW
-                  for k in 0..<(edges.count &- 1) where edges[k] < edges[k &+ 1] {
-                    let (a, b) = (edges[k], edges[k &+ 1])
-                    let hasTight = inTight && a >= tw.x0 && b <= tw.x1
-                    let hasWide = inWide && a >= ww.x0 && b <= ww.x1
-                    switch (hasTight, hasWide) {
-                    case (true, true): run(row &+ a, row &+ b, hasTight: true, hasWide: true)
-                    case (true, false): run(row &+ a, row &+ b, hasTight: true, hasWide: false)
-                    case (false, true): run(row &+ a, row &+ b, hasTight: false, hasWide: true)
-                    case (false, false): run(row &+ a, row &+ b, hasTight: false, hasWide: false)
+                    // Each row in pieces between the windows' edges.
+                    var edges = [Int]()
+                    for sy in drawn.y0..<drawn.y1 {
+                      let inTight = sy >= tw.y0 && sy < tw.y1
+                      let inWide = sy >= ww.y0 && sy < ww.y1
+                      edges.removeAll(keepingCapacity: true)
+                      edges.append(drawn.x0)
+                      for x in [tw.x0, tw.x1, ww.x0, ww.x1] where x > drawn.x0 && x < drawn.x1 {
+                        edges.append(x)
+                      }
+                      edges.append(drawn.x1)
+                      let row = sy &* subW
+                      let inside = interior(coverage.baseAddress! + row, card, row: sy)
+                      if !inside.isEmpty { edges += [inside.lowerBound, inside.upperBound] }
+                      edges.sort()
+                      if inTight, tightLayer.coarse != nil {
+                        upsampleRow(
+                          tightLayer, tightCells.baseAddress!, width: subW, row: sy, skip: inside,
+                          cells: cells, into: tightRow)
+                        tight = UnsafePointer(tightRow) - (row &+ tw.x0)
+                      }
+                      if inWide, wideLayer.coarse != nil {
+                        upsampleRow(
+                          wideLayer, wideCells.baseAddress!, width: subW, row: sy, skip: inside,
+                          cells: cells, into: wideRow)
+                        wide = UnsafePointer(wideRow) - (row &+ ww.x0)
+                      }
+                      for k in 0..<(edges.count &- 1) where edges[k] < edges[k &+ 1] {
+                        let (a, b) = (edges[k], edges[k &+ 1])
+                        if a >= inside.lowerBound && b <= inside.upperBound { continue }
+                        let hasTight = inTight && a >= tw.x0 && b <= tw.x1
+                        let hasWide = inWide && a >= ww.x0 && b <= ww.x1
+                        switch (hasTight, hasWide) {
+                        case (true, true): run(row &+ a, row &+ b, hasTight: true, hasWide: true)
+                        case (true, false): run(row &+ a, row &+ b, hasTight: true, hasWide: false)
+                        case (false, true): run(row &+ a, row &+ b, hasTight: false, hasWide: true)
+                        case (false, false):
+                          run(row &+ a, row &+ b, hasTight: false, hasWide: false)
+                        }
+                      }
                     }
                   }
                 }
@@ -90,5 +116,26 @@ extension TerminalCanvas {
         }
       }
     }
+  }
+
+  /// The subpixels of a row (`coverage` from its start) that the card
+  /// covers whole from the first it covers whole to the last, if it covers
+  /// whole all between (the card is convex); else none.
+  static func interior(_ coverage: UnsafePointer<Double>, _ card: Window, row sy: Int) -> Range<Int>
+  {
+    guard sy >= card.y0 && sy < card.y1 else { return 0..<0 }
+    var l = card.x0
+    while l < card.x1 && coverage[l] < 1 { l &+= 1 }
+    guard l < card.x1 else { return 0..<0 }
+    var r = card.x1
+    while coverage[r &- 1] < 1 { r &-= 1 }
+    var x = l
+    let one = Lanes(repeating: 1)
+    while x &+ 4 <= r {
+      if any(Lanes.load(coverage + x) .< one) { return 0..<0 }
+      x &+= 4
+    }
+    for x in x..<r where coverage[x] < 1 { return 0..<0 }
+    return l..<r
   }
 }

@@ -2,10 +2,16 @@ import Foundation
 
 /// The shadow's layers: the card's coverage moved and blurred.
 extension TerminalCanvas {
-  /// One of the shadow's layers: its values in `window`, 0 elsewhere.
+  /// One of the shadow's layers: its values in `window`, 0 elsewhere;
+  /// where `coarse` is set, in `cells` instead: a grid of 2 × 2 subpixels,
+  /// its cells `coarse` written (see
+  /// ``upsampleRow(_:_:width:row:skip:cells:into:)``), then as much again
+  /// for the blur's passes.
   struct ShadowLayer {
     var values: [Double]
     var window: Window
+    var coarse: Window? = nil
+    var cells: [Float] = []
 
     func contains(_ sx: Int, _ sy: Int) -> Bool {
       sx >= window.x0 && sx < window.x1 && sy >= window.y0 && sy < window.y1

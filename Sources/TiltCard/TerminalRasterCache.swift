@@ -14,6 +14,9 @@ final class TerminalRasterCache {
   var tight: [Double] = []
   var wide: [Double] = []
   var scratch: [Double] = []
+  /// The layers' grids where they are kept coarse.
+  var tightCells: [Float] = []
+  var wideCells: [Float] = []
   /// Where the canvas last drew into each of its buffers, by the buffer's
   /// storage, newest first: outside that box the buffer is plain (see
   /// ``TerminalCanvas/drawnBox``). Every buffer comes back to be drawn
