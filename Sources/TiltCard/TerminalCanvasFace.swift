@@ -56,21 +56,63 @@ extension TerminalCanvas {
                 coverage[i] = 0
               }
             }
+            let (face, plane, light) = (sampler.face, sampler.plane, sampler.light)
+            let (sheenX, sheenY) = (sampler.sheenX, sampler.sheenY)
+            let sheenRadius = face.sheenRadius
+            // Subpixel k of a row, known inside, sampled and written.
+            @inline(__always)
+            func exact(
+              _ kk: Int, row: Int, _ u0: Double, _ v0: Double, _ w0: Double
+            ) -> InsideSample {
+              let k = Double(kk)
+              let r = 1 / (w0 + k * stepW)
+              let u = (u0 + k * stepU) * r
+              let v = (v0 + k * stepV) * r
+              let d = face.sheenDistance(u, v, x: sheenX, y: sheenY)
+              let s = TerminalCardFace.sheen(at: d)
+              let c = plane.color(u, v).screened(s).scaled(light)
+              colors[row &+ kk] = c
+              glow[row &+ kk] = s
+              return InsideSample(u: u, v: v, distance: d, color: c, glow: s)
+            }
+            // A run known inside: sampled every `insideStride` subpixels
+            // (and at its end), the colour and glow between two samples
+            // linear where that is within `insideTolerance`, else sampled.
             @inline(__always)
             func inside(
               _ ks: Range<Int>, row: Int, _ u0: Double, _ v0: Double, _ w0: Double
             ) {
-              for kk in ks {
-                let i = row &+ kk
-                let k = Double(kk)
-                let r = 1 / (w0 + k * stepW)
-                let u = (u0 + k * stepU) * r
-                let v = (v0 + k * stepV) * r
-                let s = sampler.face.sheen(u, v, x: sampler.sheenX, y: sampler.sheenY)
-                colors[i] = sampler.plane.color(u, v).screened(s).scaled(sampler.light)
-                materials[i] = .face
-                glow[i] = s
-                coverage[i] = 1
+              guard !ks.isEmpty else { return }
+              (materials + (row &+ ks.lowerBound)).update(repeating: .face, count: ks.count)
+              (coverage + (row &+ ks.lowerBound)).update(repeating: 1, count: ks.count)
+              var k = ks.lowerBound
+              let last = ks.upperBound &- 1
+              var a = exact(k, row: row, u0, v0, w0)
+              while k < last {
+                let h = min(insideStride, last &- k)
+                let b = exact(k &+ h, row: row, u0, v0, w0)
+                if h > 1 {
+                  if interpolates(a, b, sheenX: sheenX, sheenY: sheenY, sheenRadius: sheenRadius) {
+                    let step = 1 / Double(h)
+                    let (dr, dg, db) = (
+                      (b.color.r - a.color.r) * step, (b.color.g - a.color.g) * step,
+                      (b.color.b - a.color.b) * step
+                    )
+                    let ds = (b.glow - a.glow) * step
+                    var c = a.color
+                    var s = a.glow
+                    for j in (k &+ 1)..<(k &+ h) {
+                      c = TerminalColor(c.r + dr, c.g + dg, c.b + db)
+                      s += ds
+                      colors[row &+ j] = c
+                      glow[row &+ j] = s
+                    }
+                  } else {
+                    for j in (k &+ 1)..<(k &+ h) { _ = exact(j, row: row, u0, v0, w0) }
+                  }
+                }
+                a = b
+                k &+= h
               }
             }
             var spans = TerminalFaceSpans()
@@ -107,5 +149,47 @@ extension TerminalCanvas {
         }
       }
     }
+  }
+
+  /// How many subpixels apart a run inside is sampled.
+  static let insideStride = 4
+
+  /// How far (in 0…255 a channel) the colour may stray from the face's
+  /// between two samples of a run inside.
+  static let insideTolerance = 0.25
+
+  /// A sample of the face's inside: its face point, the sheen's distance
+  /// (in its radii), the colour and the sheen's opacity there.
+  struct InsideSample {
+    var u: Double
+    var v: Double
+    var distance: Double
+    var color: TerminalColor
+    var glow: Double
+  }
+
+  /// Whether the colour and the glow between inside samples `a` and `b`
+  /// (a few subpixels apart along a row) are linear within
+  /// `insideTolerance`: the gradient is linear in the face point, and the
+  /// face point all but linear along so short a run; the sheen is linear in
+  /// its distance on each of its pieces, so both must be on one piece,
+  /// with the distance from the centre (`sheenX`, `sheenY`) near its chord.
+  /// On a segment of length L at p from the centre, the distance is
+  /// √(p² + x²), which strays from its chord by at most L²/(8p); the
+  /// colour strays from the sheen's by 255 · `sheenSlope` times that (in
+  /// radii `sheenRadius`) at most, and L · p is the cross product of the
+  /// segment with the way to the centre.
+  @inline(__always)
+  static func interpolates(
+    _ a: InsideSample, _ b: InsideSample, sheenX: Double, sheenY: Double, sheenRadius: Double
+  ) -> Bool {
+    guard (a.distance < 0.28) == (b.distance < 0.28), (a.distance < 0.5) == (b.distance < 0.5)
+    else { return false }
+    let (du, dv) = (b.u - a.u, b.v - a.v)
+    let cross = abs((a.u - sheenX) * dv - (a.v - sheenY) * du)
+    let l2 = du * du + dv * dv
+    // 255 · slope · L² / (8 p · radius) ≤ tolerance, with p = cross / L.
+    let k = 255 * TerminalCardFace.sheenSlope / (8 * insideTolerance)
+    return k * l2 * l2.squareRoot() <= cross * sheenRadius
   }
 }
