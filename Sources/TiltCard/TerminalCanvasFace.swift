@@ -65,7 +65,8 @@ extension TerminalCanvas {
               _ kk: Int, row: Int, _ u0: Double, _ v0: Double, _ w0: Double
             ) -> InsideSample {
               let k = Double(kk)
-              let r = 1 / (w0 + k * stepW)
+              let w = w0 + k * stepW
+              let r = 1 / w
               let u = (u0 + k * stepU) * r
               let v = (v0 + k * stepV) * r
               let d = face.sheenDistance(u, v, x: sheenX, y: sheenY)
@@ -73,7 +74,7 @@ extension TerminalCanvas {
               let c = plane.color(u, v).screened(s).scaled(light)
               colors[row &+ kk] = c
               glow[row &+ kk] = s
-              return InsideSample(u: u, v: v, distance: d, color: c, glow: s)
+              return InsideSample(u: u, v: v, w: w, distance: d, color: c, glow: s)
             }
             // A run known inside: sampled every `insideStride` subpixels
             // (and at its end), the colour and glow between two samples
@@ -152,17 +153,24 @@ extension TerminalCanvas {
   }
 
   /// How many subpixels apart a run inside is sampled.
-  static let insideStride = 4
+  static let insideStride = 8
 
   /// How far (in 0…255 a channel) the colour may stray from the face's
   /// between two samples of a run inside.
-  static let insideTolerance = 0.25
+  static let insideTolerance = 0.2
 
-  /// A sample of the face's inside: its face point, the sheen's distance
-  /// (in its radii), the colour and the sheen's opacity there.
+  /// How far (in 0…255 a channel) the colour may stray from the face's
+  /// between two samples of a run inside for the perspective: the face
+  /// point is not quite linear along a row.
+  static let perspectiveTolerance = 0.1
+
+  /// A sample of the face's inside: its face point and the map's
+  /// denominator there, the sheen's distance (in its radii), the colour and
+  /// the sheen's opacity.
   struct InsideSample {
     var u: Double
     var v: Double
+    var w: Double
     var distance: Double
     var color: TerminalColor
     var glow: Double
@@ -174,22 +182,41 @@ extension TerminalCanvas {
   /// face point all but linear along so short a run; the sheen is linear in
   /// its distance on each of its pieces, so both must be on one piece,
   /// with the distance from the centre (`sheenX`, `sheenY`) near its chord.
-  /// On a segment of length L at p from the centre, the distance is
-  /// √(p² + x²), which strays from its chord by at most L²/(8p); the
-  /// colour strays from the sheen's by 255 · `sheenSlope` times that (in
-  /// radii `sheenRadius`) at most, and L · p is the cross product of the
-  /// segment with the way to the centre.
+  /// On a segment of length L whose line passes p from the centre, the
+  /// distance is √(p² + x²), whose second derivative is p² / dist³: at most
+  /// 1/p, or p² / min(dist at a, dist at b)³ where the nearest point of the
+  /// line is off the segment; it strays from its chord by at most L²/8 times
+  /// that, and the colour from the face's by 255 · `sheenSlope` times that
+  /// (in radii `sheenRadius`). L · p is the segment's cross product with
+  /// the way to the centre.
+  ///
+  /// Between them the face point is `a + (b − a)·φ`, φ = t·w_b / ((1 − t)·w_a
+  /// + t·w_b) at t of the way, which strays from t by at most
+  /// |w_b − w_a| / (4·min |w|): the colour, by that times its change.
   @inline(__always)
   static func interpolates(
     _ a: InsideSample, _ b: InsideSample, sheenX: Double, sheenY: Double, sheenRadius: Double
   ) -> Bool {
     guard (a.distance < 0.28) == (b.distance < 0.28), (a.distance < 0.5) == (b.distance < 0.5)
     else { return false }
+    let change = max(
+      abs(b.color.r - a.color.r), abs(b.color.g - a.color.g), abs(b.color.b - a.color.b))
+    guard change * abs(b.w - a.w) <= 4 * perspectiveTolerance * min(abs(a.w), abs(b.w)) else {
+      return false
+    }
     let (du, dv) = (b.u - a.u, b.v - a.v)
-    let cross = abs((a.u - sheenX) * dv - (a.v - sheenY) * du)
+    let (cu, cv) = (sheenX - a.u, sheenY - a.v)
+    let cross = abs(cu * dv - cv * du)
     let l2 = du * du + dv * dv
-    // 255 · slope · L² / (8 p · radius) ≤ tolerance, with p = cross / L.
-    let k = 255 * TerminalCardFace.sheenSlope / (8 * insideTolerance)
-    return k * l2 * l2.squareRoot() <= cross * sheenRadius
+    // L² · curvature ≤ budget (points).
+    let budget = 8 * insideTolerance / (255 * TerminalCardFace.sheenSlope) * sheenRadius
+    let along = cu * du + cv * dv
+    if along > 0 && along < l2 {
+      // L² / p ≤ budget, with p = cross / L.
+      return l2 * l2.squareRoot() <= budget * cross
+    }
+    // L² · p² / dist³ ≤ budget.
+    let near = min(a.distance, b.distance) * sheenRadius
+    return cross * cross <= budget * near * near * near
   }
 }
