@@ -28,13 +28,29 @@ extension TerminalCanvas {
             guard let colors = colors.baseAddress, let materials = materials.baseAddress,
               let glow = glow.baseAddress, let coverage = coverage.baseAddress
             else { return }
-            // A subpixel k of a row with the test (the inside, or the face
-            // sampled whole); a run of them known to be inside.
+            // Subpixels off the face.
+            @inline(__always)
+            func off(_ ks: Range<Int>, row: Int) {
+              for kk in ks {
+                let i = row &+ kk
+                colors[i] = nil
+                materials[i] = nil
+                glow[i] = 0
+                coverage[i] = 0
+              }
+            }
+            // Subpixels with the test (the inside, or the face sampled
+            // whole), of which those outside `outer` are off the face.
             @inline(__always)
             func tested(
-              _ ks: Range<Int>, row: Int, _ u0: Double, _ v0: Double, _ w0: Double
+              _ ks: Range<Int>, row: Int, _ u0: Double, _ v0: Double, _ w0: Double,
+              outer: (start: Int, end: Int)
             ) {
-              for kk in ks {
+              let start = min(max(ks.lowerBound, outer.start), ks.upperBound)
+              let end = max(min(ks.upperBound, outer.end), start)
+              off(ks.lowerBound..<start, row: row)
+              off(end..<ks.upperBound, row: row)
+              for kk in start..<end {
                 let i = row &+ kk
                 let k = Double(kk)
                 let w = w0 + k * stepW
@@ -123,7 +139,8 @@ extension TerminalCanvas {
             let square = 0.87 * extent - rim
             let bounds = TerminalFaceSpans.Bounds(
               innerU: innerU, innerV: innerV, cornerU: cornerU, cornerV: cornerV,
-              squareU: cornerU + square, squareV: cornerV + square, inset: sampler.plane.inset)
+              squareU: cornerU + square, squareV: cornerV + square, halfU: sampler.hw,
+              halfV: sampler.hh, inset: sampler.plane.inset)
             let count = box.x1 - box.x0
             for sy in box.y0..<box.y1 {
               let vy = (Double(sy) + 0.5 - centreY) * pointsPerSY
@@ -138,13 +155,14 @@ extension TerminalCanvas {
                   u0: u0, v0: v0, w0: w0, stepU: stepU, stepV: stepV, stepW: stepW, count: count,
                   bounds: bounds)
               }
+              let outer = drawsFace ? spans.outer : (0, count)
               var k = 0
               for run in drawsFace ? spans.runs : [] {
-                tested(k..<run.start, row: row, u0, v0, w0)
+                tested(k..<run.start, row: row, u0, v0, w0, outer: outer)
                 inside(run.start..<run.end, row: row, u0, v0, w0)
                 k = run.end
               }
-              tested(k..<count, row: row, u0, v0, w0)
+              tested(k..<count, row: row, u0, v0, w0, outer: outer)
             }
           }
         }
