@@ -151,6 +151,12 @@ struct TerminalCardFace {
   @inline(__always)
   func paint(_ face: CardFace, _ u: Double, _ v: Double) -> (TerminalColor, Material)? {
     guard contains(u, v) else { return nil }
+    return paintInside(face, u, v)
+  }
+
+  /// ``paint(_:_:_:)`` at a point known to be inside the outline.
+  @inline(__always)
+  func paintInside(_ face: CardFace, _ u: Double, _ v: Double) -> (TerminalColor, Material) {
     let h = height
     if face == .front {
       let c = chip
