@@ -95,6 +95,9 @@ extension TerminalCanvas {
             // A run known inside: sampled every `insideStride` subpixels
             // (and at its end), the colour and glow between two samples
             // linear where that is within `insideTolerance`, else sampled.
+            // With a palette every subpixel is sampled: there a colour a
+            // fraction of a step off can fall to another of its colours.
+            let smooth = sampler.smooth
             @inline(__always)
             func inside(
               _ ks: Range<Int>, row: Int, _ u0: Double, _ v0: Double, _ w0: Double
@@ -102,6 +105,10 @@ extension TerminalCanvas {
               guard !ks.isEmpty else { return }
               (materials + (row &+ ks.lowerBound)).update(repeating: .face, count: ks.count)
               (coverage + (row &+ ks.lowerBound)).update(repeating: 1, count: ks.count)
+              guard smooth else {
+                for k in ks { _ = exact(k, row: row, u0, v0, w0) }
+                return
+              }
               var k = ks.lowerBound
               let last = ks.upperBound &- 1
               var a = exact(k, row: row, u0, v0, w0)
