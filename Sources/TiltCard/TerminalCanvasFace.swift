@@ -16,9 +16,6 @@ extension TerminalCanvas {
     let (pointsPerSX, pointsPerSY) = (sampler.pointsPerSX, sampler.pointsPerSY)
     let (centreX, centreY) = (sampler.centreX, sampler.centreY)
     let drawsFace = sampler.drawsFace
-    let (rim, extent) = (sampler.rim, sampler.extent)
-    let (innerU, innerV) = (sampler.innerU, sampler.innerV)
-    let (cornerU, cornerV) = (sampler.cornerU, sampler.cornerV)
     let (stepU, stepV, stepW) = (m.0 * pointsPerSX, m.3 * pointsPerSX, m.6 * pointsPerSX)
     colors.withUnsafeMutableBufferPointer { colors in
       materials.withUnsafeMutableBufferPointer { materials in
@@ -31,13 +28,8 @@ extension TerminalCanvas {
             // Subpixels off the face.
             @inline(__always)
             func off(_ ks: Range<Int>, row: Int) {
-              for kk in ks {
-                let i = row &+ kk
-                colors[i] = nil
-                materials[i] = nil
-                glow[i] = 0
-                coverage[i] = 0
-              }
+              plain(
+                ks, row: row, colors: colors, materials: materials, glow: glow, coverage: coverage)
             }
             // Subpixels with the test (the inside, or the face sampled
             // whole), of which those outside `outer` are off the face.
@@ -66,10 +58,7 @@ extension TerminalCanvas {
                     continue
                   }
                 }
-                colors[i] = nil
-                materials[i] = nil
-                glow[i] = 0
-                coverage[i] = 0
+                off(kk..<(kk &+ 1), row: row)
               }
             }
             let (face, plane, light) = (sampler.face, sampler.plane, sampler.light)
@@ -95,8 +84,6 @@ extension TerminalCanvas {
             // A run known inside: sampled every `insideStride` subpixels
             // (and at its end), the colour and glow between two samples
             // linear where that is within `insideTolerance`, else sampled.
-            // With a palette every subpixel is sampled: there a colour a
-            // fraction of a step off can fall to another of its colours.
             let smooth = sampler.smooth
             @inline(__always)
             func inside(
@@ -140,14 +127,7 @@ extension TerminalCanvas {
               }
             }
             var spans = TerminalFaceSpans()
-            // In a corner, |x|⁵ + |y|⁵ ≤ 1 holds in the square of side 0.87
-            // (2 · 0.87⁵ < 1): a point a hairline inside it is neither out
-            // nor on the hairline.
-            let square = 0.87 * extent - rim
-            let bounds = TerminalFaceSpans.Bounds(
-              innerU: innerU, innerV: innerV, cornerU: cornerU, cornerV: cornerV,
-              squareU: cornerU + square, squareV: cornerV + square, halfU: sampler.hw,
-              halfV: sampler.hh, inset: sampler.plane.inset)
+            let bounds = spanBounds(sampler)
             let count = box.x1 - box.x0
             for sy in box.y0..<box.y1 {
               let vy = (Double(sy) + 0.5 - centreY) * pointsPerSY
@@ -177,7 +157,39 @@ extension TerminalCanvas {
     }
   }
 
-  /// How many subpixels apart a run inside is sampled.
+  /// The bounds of `sampler`'s face's plain inside, for ``TerminalFaceSpans``.
+  static func spanBounds(_ sampler: TerminalFaceSampler) -> TerminalFaceSpans.Bounds {
+    let (cornerU, cornerV) = (sampler.cornerU, sampler.cornerV)
+    // In a corner, |x|⁵ + |y|⁵ ≤ 1 holds in the square of side 0.87
+    // (2 · 0.87⁵ < 1): a point a hairline inside it is neither out nor on
+    // the hairline.
+    let square = 0.87 * sampler.extent - sampler.rim
+    return TerminalFaceSpans.Bounds(
+      innerU: sampler.innerU, innerV: sampler.innerV, cornerU: cornerU, cornerV: cornerV,
+      squareU: cornerU + square, squareV: cornerV + square, halfU: sampler.hw,
+      halfV: sampler.hh, inset: sampler.plane.inset)
+  }
+
+  /// Subpixels `row + k` for each k of `ks`: off the face (no colour,
+  /// material, sheen or coverage).
+  @inline(__always)
+  static func plain(
+    _ ks: Range<Int>, row: Int, colors: UnsafeMutablePointer<TerminalColor?>,
+    materials: UnsafeMutablePointer<TerminalCardFace.Material?>,
+    glow: UnsafeMutablePointer<Double>, coverage: UnsafeMutablePointer<Double>
+  ) {
+    for k in ks {
+      let i = row &+ k
+      colors[i] = nil
+      materials[i] = nil
+      glow[i] = 0
+      coverage[i] = 0
+    }
+  }
+
+  /// How many subpixels apart a run inside is sampled in 24-bit colour.
+  /// With a palette every subpixel is sampled: there a colour a fraction of
+  /// a step off can fall to another of its colours.
   static let insideStride = 8
 
   /// How far (in 0…255 a channel) the colour may stray from the face's
