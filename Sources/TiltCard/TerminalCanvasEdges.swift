@@ -59,15 +59,20 @@ extension TerminalCanvas {
     let (pointsPerSX, pointsPerSY) = (sampler.pointsPerSX, sampler.pointsPerSY)
     let (centreX, centreY) = (sampler.centreX, sampler.centreY)
     let drawsFace = sampler.drawsFace
-    // One sample of the face at subpixel coordinates (px, py).
-    func sample(_ px: Double, _ py: Double) -> (TerminalColor, TerminalCardFace.Material, Double)? {
-      guard drawsFace else { return nil }
-      let vx = (px - centreX) * pointsPerSX
-      let vy = (py - centreY) * pointsPerSY
-      let w = m.6 * vx + m.7 * vy + m.8
+    // The map's numerators and denominator at a subpixel's (¼, ¼), and
+    // their steps to its (¾, ¼) and to its (¼, ¾).
+    let (halfX, halfY) = (0.5 * pointsPerSX, 0.5 * pointsPerSY)
+    let (acrossU, acrossV, acrossW) = (m.0 * halfX, m.3 * halfX, m.6 * halfX)
+    let (downU, downV, downW) = (m.1 * halfY, m.4 * halfY, m.7 * halfY)
+    // One sample of the face where the map's numerators and denominator are
+    // `u`, `v` and `w`.
+    @inline(__always)
+    func sample(
+      _ u: Double, _ v: Double, _ w: Double
+    ) -> (TerminalColor, TerminalCardFace.Material, Double)? {
       guard abs(w) > 1e-12 else { return nil }
       let r = 1 / w
-      return sampler.shade((m.0 * vx + m.1 * vy + m.2) * r, (m.3 * vx + m.4 * vy + m.5) * r)
+      return sampler.shade(u * r, v * r)
     }
     colors.withUnsafeMutableBufferPointer { colors in
       materials.withUnsafeMutableBufferPointer { materials in
@@ -79,12 +84,25 @@ extension TerminalCanvas {
               var hits = 0
               var glowSum = 0.0
               var counts = (0, 0, 0)
+              guard drawsFace else {
+                coverage[i] = 0
+                colors[i] = nil
+                materials[i] = nil
+                continue
+              }
+              let vx = (Double(sx) + 0.25 - centreX) * pointsPerSX
+              let vy = (Double(sy) + 0.25 - centreY) * pointsPerSY
+              let u0 = m.0 * vx + m.1 * vy + m.2
+              let v0 = m.3 * vx + m.4 * vy + m.5
+              let w0 = m.6 * vx + m.7 * vy + m.8
               // At (¼, ¼), (¾, ¼), (¼, ¾) and (¾, ¾) of the subpixel.
               for j in 0..<4 {
-                let (ox, oy) = (j & 1 == 0 ? 0.25 : 0.75, j < 2 ? 0.25 : 0.75)
-                guard let (c, material, s) = sample(Double(sx) + ox, Double(sy) + oy) else {
-                  continue
-                }
+                let (a, d) = (j & 1 == 0 ? 0.0 : 1.0, j < 2 ? 0.0 : 1.0)
+                guard
+                  let (c, material, s) = sample(
+                    u0 + a * acrossU + d * downU, v0 + a * acrossV + d * downV,
+                    w0 + a * acrossW + d * downW)
+                else { continue }
                 sum = TerminalColor(sum.r + c.r, sum.g + c.g, sum.b + c.b)
                 glowSum += s
                 switch material {

@@ -10,6 +10,9 @@ import Foundation
 struct TerminalFaceSpans {
   /// Runs `start..<end` of `k`, in order, not touching.
   private(set) var runs: [(start: Int, end: Int)] = []
+  /// The subpixels `start..<end` of the row that may be on the face: those
+  /// outside are off the rectangle that holds it.
+  private(set) var outer: (start: Int, end: Int) = (0, 0)
   /// The runs before the inset is cut out of them.
   private var pieces: [(Int, Int)] = []
 
@@ -24,6 +27,9 @@ struct TerminalFaceSpans {
     var cornerV: Double
     var squareU: Double
     var squareV: Double
+    /// Half the face's width and height: nothing is on it past them.
+    var halfU: Double
+    var halfV: Double
     var inset: (x0: Double, y0: Double, x1: Double, y1: Double)
   }
 
@@ -39,6 +45,7 @@ struct TerminalFaceSpans {
     bounds b: Bounds
   ) {
     runs.removeAll(keepingCapacity: true)
+    outer = (0, count)
     guard count > 0 else { return }
     let last = Double(count - 1)
     // W of one sign along the row (it is linear): divide through by it.
@@ -67,6 +74,15 @@ struct TerminalFaceSpans {
     var square = (0.0, last)
     within(pu, qu, -(b.squareU - e), b.squareU - e, &square)
     within(pv, qv, -(b.squareV - e), b.squareV - e, &square)
+    var rectangle = (0.0, last)
+    within(pu, qu, -(b.halfU + e), b.halfU + e, &rectangle)
+    within(pv, qv, -(b.halfV + e), b.halfV + e, &rectangle)
+    outer =
+      rectangle.0 <= rectangle.1
+      ? (
+        max(Int((rectangle.0 - Self.margin).rounded(.down)), 0),
+        min(Int((rectangle.1 + Self.margin).rounded(.up)) + 1, count)
+      ) : (0, 0)
     var inset = (0.0, last)
     within(pu, qu, b.inset.x0 - e, b.inset.x1 + e, &inset)
     within(pv, qv, b.inset.y0 - e, b.inset.y1 + e, &inset)

@@ -151,6 +151,12 @@ struct TerminalCardFace {
   @inline(__always)
   func paint(_ face: CardFace, _ u: Double, _ v: Double) -> (TerminalColor, Material)? {
     guard contains(u, v) else { return nil }
+    return paintInside(face, u, v)
+  }
+
+  /// ``paint(_:_:_:)`` at a point known to be inside the outline.
+  @inline(__always)
+  func paintInside(_ face: CardFace, _ u: Double, _ v: Double) -> (TerminalColor, Material) {
     let h = height
     if face == .front {
       let c = chip
@@ -212,13 +218,31 @@ struct TerminalCardFace {
   /// radius (farthest corner of a 1.6·max(w, h) square).
   @inline(__always)
   func sheen(_ u: Double, _ v: Double, x: Double, y: Double) -> Double {
+    Self.sheen(at: sheenDistance(u, v, x: x, y: y))
+  }
+
+  /// How far (`u`, `v`) is from the sheen's centre (`x`, `y`), in its radii.
+  @inline(__always)
+  func sheenDistance(_ u: Double, _ v: Double, x: Double, y: Double) -> Double {
     let dx = u - x
     let dy = v - y
-    let d = (dx * dx + dy * dy).squareRoot() * inverseSheenRadius
+    return (dx * dx + dy * dy).squareRoot() * inverseSheenRadius
+  }
+
+  /// The sheen's opacity `d` radii from its centre: linear in `d` on
+  /// 0…0.28, 0.28…0.5 and beyond (where it is 0).
+  @inline(__always)
+  static func sheen(at d: Double) -> Double {
     if d < 0.28 { return 0.30 - (0.22 / 0.28) * d }
     if d < 0.5 { return (0.08 / 0.22) * (0.5 - d) }
     return 0
   }
+
+  /// The steepest the sheen falls, per radius.
+  static let sheenSlope = 0.22 / 0.28
+
+  /// The sheen's radius in points.
+  var sheenRadius: Double { 1 / inverseSheenRadius }
 
   /// A line of text on a face: the first of `variants` that fits is drawn,
   /// upright, at the face point (`u`, `v`) (its left end, or its right end

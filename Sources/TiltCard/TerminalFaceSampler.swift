@@ -80,8 +80,7 @@ final class TerminalFaceSampler {
     var c = plane.color(u, v)
     var material = TerminalCardFace.Material.face
     if plane.inInset(u, v) {
-      guard let painted = face.paint(cardFace, u, v) else { return nil }
-      (c, material) = painted
+      (c, material) = face.paintInside(cardFace, u, v)
     }
     let nearEdge =
       au > hw - rim || av > hh - rim || (au > hw - extent && av > hh - extent)
