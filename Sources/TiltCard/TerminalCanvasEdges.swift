@@ -58,7 +58,7 @@ extension TerminalCanvas {
     let m = sampler.m
     let (pointsPerSX, pointsPerSY) = (sampler.pointsPerSX, sampler.pointsPerSY)
     let (centreX, centreY) = (sampler.centreX, sampler.centreY)
-    let drawsFace = sampler.drawsFace
+    let (drawsFace, smooth) = (sampler.drawsFace, sampler.smooth)
     // The map's numerators and denominator at a subpixel's (¼, ¼), and
     // their steps to its (¾, ¼) and to its (¼, ¾).
     let (halfX, halfY) = (0.5 * pointsPerSX, 0.5 * pointsPerSY)
@@ -95,6 +95,16 @@ extension TerminalCanvas {
               let u0 = m.0 * vx + m.1 * vy + m.2
               let v0 = m.3 * vx + m.4 * vy + m.5
               let w0 = m.6 * vx + m.7 * vy + m.8
+              if smooth,
+                let (n, c, s) = sampler.edgeSubpixel(
+                  u0, v0, w0, across: (acrossU, acrossV, acrossW), down: (downU, downV, downW))
+              {
+                coverage[i] = Double(n) / 4
+                colors[i] = n > 0 ? c : nil
+                materials[i] = n > 0 ? .face : nil
+                if n > 0 { glow[i] = s }
+                continue
+              }
               // At (¼, ¼), (¾, ¼), (¼, ¾) and (¾, ¾) of the subpixel.
               for j in 0..<4 {
                 let (a, d) = (j & 1 == 0 ? 0.0 : 1.0, j < 2 ? 0.0 : 1.0)

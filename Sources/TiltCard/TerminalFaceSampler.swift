@@ -38,6 +38,14 @@ final class TerminalFaceSampler {
   /// The card's centre in subpixels.
   let centreX: Double
   let centreY: Double
+  /// The sheen's reciprocal radius (points), and the most the gradient's
+  /// position changes per point, 2 / (w + h).
+  let inverseSheenRadius: Double
+  let gradientSlope: Double
+  /// Within these of |u| (or of |v|) the outline is straight along the top
+  /// and bottom (the left and right), a hairline and a margin to spare.
+  let straightU: Double
+  let straightV: Double
 
   /// `face` with `frame`'s map, lighting and sheen, drawn at `scale`
   /// columns a point about (`centreX`, `centreY`).
@@ -64,6 +72,10 @@ final class TerminalFaceSampler {
     (cornerU, cornerV) = (hw - extent, hh - extent)
     self.centreX = centreX
     self.centreY = centreY
+    inverseSheenRadius = 1 / face.sheenRadius
+    gradientSlope = 2 / (face.width + face.height)
+    straightU = hw - extent - rim - 1e-6
+    straightV = hh - extent - rim - 1e-6
   }
 
   /// One sample of the face at face point (u, v): `face.paint` (whose
