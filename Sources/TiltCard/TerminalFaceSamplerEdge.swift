@@ -18,11 +18,12 @@ extension TerminalFaceSampler {
   /// the sheen is the mean of each class's colour at its centre. The sheen
   /// is linear in its distance on each piece; where all samples are on one
   /// piece, the sheen at a sample is the sheen at the centre plus its
-  /// gradient (at most slope / radius) times the offset L, plus at most
-  /// slope · L² / (2 · dist · radius) (dist the distance from the sheen's
-  /// centre nearest the samples). The linear parts average to nothing, but
-  /// for their product with how far each sample's colour is from the mean:
-  /// 255 · L · |∇t| by the gradient, 0.22 · 255 more where both classes are.
+  /// gradient g times the offset, plus at most slope · L² / (2 · dist ·
+  /// radius) (L the offset, dist the distance from the sheen's centre
+  /// nearest the samples). The screen's product of the linear part with each
+  /// sample's colour is, over the samples, the two classes' share of it
+  /// (p·h/n² · (plain − hairline colour) · g·(plain − hairline centre)) and
+  /// within a class at most 255 · L · |∇t| · slope · L / radius.
   @inline(__always)
   func edgeColor(
     meanU: Double, meanV: Double, spread: Double, plain: Int, plainU: Double, plainV: Double,
@@ -33,27 +34,41 @@ extension TerminalFaceSampler {
     let dist = (dx * dx + dy * dy).squareRoot()
     let d = dist * inverseSheenRadius
     let near = dist - spread
+    // The sheen's change per radius on the centre's piece.
+    var slope = 0.0
     if near * inverseSheenRadius < 0.5 {
       let delta = spread * inverseSheenRadius
       guard near > spread, abs(d - 0.28) > delta, abs(d - 0.5) > delta else { return nil }
-      // 255 · slope · L · (L / (2 · near) + L · |∇t| + 0.22 · both) / radius
-      // ≤ tolerance.
-      let both = plain > 0 && hairline > 0 ? 0.22 : 0
+      // 255 · slope · L² · (1 / (2 · near) + |∇t|) / radius ≤ tolerance.
       let bound =
-        255 * TerminalCardFace.sheenSlope * spread * inverseSheenRadius
-        * (spread * (1 + 2 * near * gradientSlope) + 2 * near * both)
+        255 * TerminalCardFace.sheenSlope * spread * spread * inverseSheenRadius
+        * (1 + 2 * near * gradientSlope)
       guard bound <= Self.edgeTolerance * 2 * near else { return nil }
+      slope = d < 0.28 ? -TerminalCardFace.sheenSlope : (d < 0.5 ? -0.08 / 0.22 : 0)
     }
     let s = TerminalCardFace.sheen(at: d)
     var c: TerminalColor
     if hairline == 0 {
       c = plane.color(plainU, plainV)
     } else {
-      c = TerminalColor.mix(plane.color(hairU, hairV), .white, 0.22)
+      let h = TerminalColor.mix(plane.color(hairU, hairV), .white, 0.22)
+      c = h
       if plain > 0 {
         let p = plane.color(plainU, plainV)
-        let t = Double(plain) / Double(plain + hairline)
-        c = TerminalColor.mix(c, p, t)
+        let n = Double(plain + hairline)
+        c = TerminalColor.mix(h, p, Double(plain) / n)
+        // The classes' share of the screen's product: the sheen's change
+        // from the hairline's centre to the plain one's, by the colours'.
+        let g = slope * inverseSheenRadius / dist
+        let change = g * (dx * (plainU - hairU) + dy * (plainV - hairV))
+        let k = -Double(plain * hairline) / (n * n) * change
+        let screened = c.screened(s)
+        return (
+          TerminalColor(
+            screened.r + k * (p.r - h.r), screened.g + k * (p.g - h.g),
+            screened.b + k * (p.b - h.b)
+          ).scaled(light), s
+        )
       }
     }
     return (c.screened(s).scaled(light), s)
@@ -73,7 +88,7 @@ extension TerminalFaceSampler {
   /// height; along the left or right side, the same of |u|. Each is the
   /// comparison ``shade(_:_:)`` makes, so the classes are the same.
   /// Elsewhere its tests but the inset's.
-  @inline(__always)
+  @inline(never)
   func edgeSubpixel(
     _ u: Double, _ v: Double, _ w: Double, across: (Double, Double, Double),
     down: (Double, Double, Double)
