@@ -103,6 +103,10 @@ extension TerminalFaceSampler {
     let vs = (v * r.0, v1 * r.1, (v + down.1) * r.2, (v1 + down.1) * r.3)
     let (minU, maxU) = (min(us.0, us.1, us.2, us.3), max(us.0, us.1, us.2, us.3))
     let (minV, maxV) = (min(vs.0, vs.1, vs.2, vs.3), max(vs.0, vs.1, vs.2, vs.3))
+    // All past a side of the face's rectangle: all off it.
+    if minU > hw || maxU < -hw || minV > hh || maxV < -hh {
+      return (0, TerminalColor(0, 0, 0), 0)
+    }
     let i = plane.inset
     let e = TerminalFaceSpans.pointMargin
     guard maxU < i.x0 - e || minU > i.x1 + e || maxV < i.y0 - e || minV > i.y1 + e else {
