@@ -35,6 +35,22 @@ extension TerminalCanvas {
                     // (the shadow is 0 outside a layer's window).
                     @inline(__always)
                     func run(_ a: Int, _ b: Int, hasTight: Bool, hasWide: Bool) {
+                      if backdrop && smooth {
+                        for i in a..<b {
+                          let cover = coverage[i]
+                          guard cover < 1 else { continue }
+                          let t = hasTight ? tight[i] : 0
+                          let w = hasWide ? wide[i] : 0
+                          let alpha = 1 - (1 - 0.30 * t) * (1 - 0.20 * w)
+                          let under = stage[i].scaled(1 - min(depth * alpha, 0.8))
+                          if cover > 0, let card = colors[i] {
+                            colors[i] = TerminalColor.mix(under, card, cover)
+                          } else {
+                            colors[i] = under
+                          }
+                        }
+                        return
+                      }
                       for i in a..<b {
                         let cover = coverage[i]
                         guard cover < 1 else { continue }
