@@ -103,11 +103,21 @@ extension TerminalCanvas {
                           tightLayer, tightCells.baseAddress!, width: subW, row: sy, skip: inside,
                           cells: cells, into: tightRow)
                         tight = UnsafePointer(tightRow) - (row &+ tw.x0)
+                      } else if inTight, tightLayer.single {
+                        widenRow(
+                          tightLayer, tightCells.baseAddress!, width: subW, row: sy, skip: inside,
+                          into: tightRow)
+                        tight = UnsafePointer(tightRow) - (row &+ tw.x0)
                       }
                       if inWide, wideLayer.coarse != nil {
                         upsampleRow(
                           wideLayer, wideCells.baseAddress!, width: subW, row: sy, skip: inside,
                           cells: cells, into: wideRow)
+                        wide = UnsafePointer(wideRow) - (row &+ ww.x0)
+                      } else if inWide, wideLayer.single {
+                        widenRow(
+                          wideLayer, wideCells.baseAddress!, width: subW, row: sy, skip: inside,
+                          into: wideRow)
                         wide = UnsafePointer(wideRow) - (row &+ ww.x0)
                       }
                       for k in 0..<(edges.count &- 1) where edges[k] < edges[k &+ 1] {

@@ -20,7 +20,13 @@ extension TerminalCanvas {
     scratch: inout [Double]
   ) {
     let ry = max(Int((blur / 2).rounded()), 0)
-    layer.coarse = nil
+    (layer.coarse, layer.single) = (nil, false)
+    if coarse && ry > 0 && ry < coarseShadowRadius {
+      singleShadowLayer(
+        of: coverage, in: cardBox, width: subW, height: subH, dx: dx, dy: dy, ry: ry,
+        layer: &layer)
+      return
+    }
     guard coarse, ry >= coarseShadowRadius, subW % 2 == 0, subH % 2 == 0 else {
       layer.window = shadowLayer(
         of: coverage, in: cardBox, width: subW, height: subH, dx: dx, dy: dy, blur: blur,
@@ -332,22 +338,5 @@ extension TerminalCanvas {
       let w = x & 1 == 0 ? 0.25 : 0.75
       o[x] = cells[j] * w + cells[j &+ 1] * (1 - w)
     }
-  }
-}
-
-extension SIMD4<Float> {
-  @inline(__always)
-  static func load(_ p: UnsafePointer<Float>) -> Self {
-    UnsafeRawPointer(p).loadUnaligned(as: Self.self)
-  }
-
-  @inline(__always)
-  static func load(_ p: UnsafeMutablePointer<Float>) -> Self {
-    UnsafeRawPointer(p).loadUnaligned(as: Self.self)
-  }
-
-  @inline(__always)
-  static func store(_ v: Self, _ p: UnsafeMutablePointer<Float>) {
-    UnsafeMutableRawPointer(p).storeBytes(of: v, as: Self.self)
   }
 }
