@@ -31,12 +31,25 @@ extension TerminalCanvas {
                     defer { rows.deallocate() }
                     let (tightRow, wideRow, cells) = (rows, rows + subW, rows + 2 * subW)
                     var (tight, wide) = (tightValues.baseAddress!, wideValues.baseAddress!)
+                    // The card's box in the row (from its start).
+                    var (boxL, boxR) = (0, 0)
                     // Subpixels a ..< b of a row, each layer read where `has…`
                     // (the shadow is 0 outside a layer's window).
                     @inline(__always)
                     func run(_ a: Int, _ b: Int, hasTight: Bool, hasWide: Bool) {
                       if backdrop && smooth {
-                        for i in a..<b {
+                        // Past the card's box it covers none.
+                        let lo = min(max(a, boxL), b)
+                        let hi = max(min(b, boxR), lo)
+                        shade(
+                          a, lo, colors.baseAddress!, stage.baseAddress!,
+                          tight: hasTight ? tight : nil,
+                          wide: hasWide ? wide : nil)
+                        shade(
+                          hi, b, colors.baseAddress!, stage.baseAddress!,
+                          tight: hasTight ? tight : nil,
+                          wide: hasWide ? wide : nil)
+                        for i in lo..<hi {
                           let cover = coverage[i]
                           guard cover < 1 else { continue }
                           let t = hasTight ? tight[i] : 0
@@ -95,8 +108,14 @@ extension TerminalCanvas {
                       }
                       edges.append(drawn.x1)
                       let row = sy &* subW
+                      (boxL, boxR) =
+                        sy >= card.y0 && sy < card.y1
+                        ? (row &+ card.x0, row &+ card.x1) : (row, row)
                       let inside = interior(coverage.baseAddress! + row, card, row: sy)
-                      if !inside.isEmpty { edges += [inside.lowerBound, inside.upperBound] }
+                      if !inside.isEmpty {
+                        edges.append(inside.lowerBound)
+                        edges.append(inside.upperBound)
+                      }
                       edges.sort()
                       if inTight, tightLayer.coarse != nil {
                         upsampleRow(
@@ -141,6 +160,35 @@ extension TerminalCanvas {
           }
         }
       }
+    }
+  }
+
+  /// Subpixels `a ..< b` the card does not cover: the `stage` darkened by
+  /// the `tight` and `wide` layers (0 where `nil`), four at a time.
+  @inline(__always)
+  static func shade(
+    _ a: Int, _ b: Int, _ colors: UnsafeMutablePointer<TerminalColor?>,
+    _ stage: UnsafePointer<TerminalColor>, tight: UnsafePointer<Double>?,
+    wide: UnsafePointer<Double>?
+  ) {
+    let depth = Lanes(repeating: Self.shadowDepth)
+    let (one, most) = (Lanes(repeating: 1), Lanes(repeating: 0.8))
+    let (ta, wa) = (Lanes(repeating: 0.30), Lanes(repeating: 0.20))
+    var i = a
+    while i &+ 4 <= b {
+      let t = tight.map { Lanes.load($0 + i) } ?? Lanes()
+      let w = wide.map { Lanes.load($0 + i) } ?? Lanes()
+      let alpha = one - (one - ta * t) * (one - wa * w)
+      let d = depth * alpha
+      let f = one - d.replacing(with: most, where: most .< d)
+      for j in 0..<4 { colors[i &+ j] = stage[i &+ j].scaled(f[j]) }
+      i &+= 4
+    }
+    for i in i..<b {
+      let t = tight?[i] ?? 0
+      let w = wide?[i] ?? 0
+      let alpha = 1 - (1 - 0.30 * t) * (1 - 0.20 * w)
+      colors[i] = stage[i].scaled(1 - min(Self.shadowDepth * alpha, 0.8))
     }
   }
 
