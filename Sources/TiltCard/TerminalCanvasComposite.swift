@@ -117,26 +117,18 @@ extension TerminalCanvas {
                         edges.append(inside.upperBound)
                       }
                       edges.sort()
-                      if inTight, tightLayer.coarse != nil {
-                        upsampleRow(
+                      if inTight,
+                        readRow(
                           tightLayer, tightCells.baseAddress!, width: subW, row: sy, skip: inside,
                           cells: cells, into: tightRow)
-                        tight = UnsafePointer(tightRow) - (row &+ tw.x0)
-                      } else if inTight, tightLayer.single {
-                        widenRow(
-                          tightLayer, tightCells.baseAddress!, width: subW, row: sy, skip: inside,
-                          into: tightRow)
+                      {
                         tight = UnsafePointer(tightRow) - (row &+ tw.x0)
                       }
-                      if inWide, wideLayer.coarse != nil {
-                        upsampleRow(
+                      if inWide,
+                        readRow(
                           wideLayer, wideCells.baseAddress!, width: subW, row: sy, skip: inside,
                           cells: cells, into: wideRow)
-                        wide = UnsafePointer(wideRow) - (row &+ ww.x0)
-                      } else if inWide, wideLayer.single {
-                        widenRow(
-                          wideLayer, wideCells.baseAddress!, width: subW, row: sy, skip: inside,
-                          into: wideRow)
+                      {
                         wide = UnsafePointer(wideRow) - (row &+ ww.x0)
                       }
                       for k in 0..<(edges.count &- 1) where edges[k] < edges[k &+ 1] {
@@ -161,6 +153,21 @@ extension TerminalCanvas {
         }
       }
     }
+  }
+
+  /// Row `sy` of `layer` into `out` (see
+  /// ``upsampleRow(_:_:width:row:skip:cells:into:)``) where it is kept in
+  /// `values` (its cells) rather than in doubles; whether it is.
+  static func readRow(
+    _ layer: ShadowLayer, _ values: UnsafePointer<Float>, width subW: Int, row sy: Int,
+    skip: Range<Int>, cells: UnsafeMutablePointer<Double>, into out: UnsafeMutablePointer<Double>
+  ) -> Bool {
+    if layer.coarse != nil {
+      upsampleRow(layer, values, width: subW, row: sy, skip: skip, cells: cells, into: out)
+    } else if layer.single {
+      widenRow(layer, values, width: subW, row: sy, skip: skip, into: out)
+    }
+    return layer.coarse != nil || layer.single
   }
 
   /// Subpixels `a ..< b` the card does not cover: the `stage` darkened by
