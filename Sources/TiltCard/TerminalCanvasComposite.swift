@@ -31,10 +31,39 @@ extension TerminalCanvas {
                     defer { rows.deallocate() }
                     let (tightRow, wideRow, cells) = (rows, rows + subW, rows + 2 * subW)
                     var (tight, wide) = (tightValues.baseAddress!, wideValues.baseAddress!)
+                    // The card's box in the row (from its start).
+                    var (boxL, boxR) = (0, 0)
                     // Subpixels a ..< b of a row, each layer read where `has…`
                     // (the shadow is 0 outside a layer's window).
                     @inline(__always)
                     func run(_ a: Int, _ b: Int, hasTight: Bool, hasWide: Bool) {
+                      if backdrop && smooth {
+                        // Past the card's box it covers none.
+                        let lo = min(max(a, boxL), b)
+                        let hi = max(min(b, boxR), lo)
+                        shade(
+                          a, lo, colors.baseAddress!, stage.baseAddress!,
+                          tight: hasTight ? tight : nil,
+                          wide: hasWide ? wide : nil)
+                        shade(
+                          hi, b, colors.baseAddress!, stage.baseAddress!,
+                          tight: hasTight ? tight : nil,
+                          wide: hasWide ? wide : nil)
+                        for i in lo..<hi {
+                          let cover = coverage[i]
+                          guard cover < 1 else { continue }
+                          let t = hasTight ? tight[i] : 0
+                          let w = hasWide ? wide[i] : 0
+                          let alpha = 1 - (1 - 0.30 * t) * (1 - 0.20 * w)
+                          let under = stage[i].scaled(1 - min(depth * alpha, 0.8))
+                          if cover > 0, let card = colors[i] {
+                            colors[i] = TerminalColor.mix(under, card, cover)
+                          } else {
+                            colors[i] = under
+                          }
+                        }
+                        return
+                      }
                       for i in a..<b {
                         let cover = coverage[i]
                         guard cover < 1 else { continue }
@@ -79,19 +108,27 @@ extension TerminalCanvas {
                       }
                       edges.append(drawn.x1)
                       let row = sy &* subW
+                      (boxL, boxR) =
+                        sy >= card.y0 && sy < card.y1
+                        ? (row &+ card.x0, row &+ card.x1) : (row, row)
                       let inside = interior(coverage.baseAddress! + row, card, row: sy)
-                      if !inside.isEmpty { edges += [inside.lowerBound, inside.upperBound] }
+                      if !inside.isEmpty {
+                        edges.append(inside.lowerBound)
+                        edges.append(inside.upperBound)
+                      }
                       edges.sort()
-                      if inTight, tightLayer.coarse != nil {
-                        upsampleRow(
+                      if inTight,
+                        readRow(
                           tightLayer, tightCells.baseAddress!, width: subW, row: sy, skip: inside,
                           cells: cells, into: tightRow)
+                      {
                         tight = UnsafePointer(tightRow) - (row &+ tw.x0)
                       }
-                      if inWide, wideLayer.coarse != nil {
-                        upsampleRow(
+                      if inWide,
+                        readRow(
                           wideLayer, wideCells.baseAddress!, width: subW, row: sy, skip: inside,
                           cells: cells, into: wideRow)
+                      {
                         wide = UnsafePointer(wideRow) - (row &+ ww.x0)
                       }
                       for k in 0..<(edges.count &- 1) where edges[k] < edges[k &+ 1] {
@@ -115,6 +152,50 @@ extension TerminalCanvas {
           }
         }
       }
+    }
+  }
+
+  /// Row `sy` of `layer` into `out` (see
+  /// ``upsampleRow(_:_:width:row:skip:cells:into:)``) where it is kept in
+  /// `values` (its cells) rather than in doubles; whether it is.
+  static func readRow(
+    _ layer: ShadowLayer, _ values: UnsafePointer<Float>, width subW: Int, row sy: Int,
+    skip: Range<Int>, cells: UnsafeMutablePointer<Double>, into out: UnsafeMutablePointer<Double>
+  ) -> Bool {
+    if layer.coarse != nil {
+      upsampleRow(layer, values, width: subW, row: sy, skip: skip, cells: cells, into: out)
+    } else if layer.single {
+      widenRow(layer, values, width: subW, row: sy, skip: skip, into: out)
+    }
+    return layer.coarse != nil || layer.single
+  }
+
+  /// Subpixels `a ..< b` the card does not cover: the `stage` darkened by
+  /// the `tight` and `wide` layers (0 where `nil`), four at a time.
+  @inline(__always)
+  static func shade(
+    _ a: Int, _ b: Int, _ colors: UnsafeMutablePointer<TerminalColor?>,
+    _ stage: UnsafePointer<TerminalColor>, tight: UnsafePointer<Double>?,
+    wide: UnsafePointer<Double>?
+  ) {
+    let depth = Lanes(repeating: Self.shadowDepth)
+    let (one, most) = (Lanes(repeating: 1), Lanes(repeating: 0.8))
+    let (ta, wa) = (Lanes(repeating: 0.30), Lanes(repeating: 0.20))
+    var i = a
+    while i &+ 4 <= b {
+      let t = tight.map { Lanes.load($0 + i) } ?? Lanes()
+      let w = wide.map { Lanes.load($0 + i) } ?? Lanes()
+      let alpha = one - (one - ta * t) * (one - wa * w)
+      let d = depth * alpha
+      let f = one - d.replacing(with: most, where: most .< d)
+      for j in 0..<4 { colors[i &+ j] = stage[i &+ j].scaled(f[j]) }
+      i &+= 4
+    }
+    for i in i..<b {
+      let t = tight?[i] ?? 0
+      let w = wide?[i] ?? 0
+      let alpha = 1 - (1 - 0.30 * t) * (1 - 0.20 * w)
+      colors[i] = stage[i].scaled(1 - min(Self.shadowDepth * alpha, 0.8))
     }
   }
 

@@ -12,6 +12,8 @@ extension TerminalCanvas {
     var window: Window
     var coarse: Window? = nil
     var cells: [Float] = []
+    /// Whether its values are `cells` (as wide as the canvas) instead.
+    var single = false
 
     func contains(_ sx: Int, _ sy: Int) -> Bool {
       sx >= window.x0 && sx < window.x1 && sy >= window.y0 && sy < window.y1
@@ -76,10 +78,10 @@ extension TerminalCanvas {
   /// Where a blur keeps its pass across (as large as the canvas), a row's
   /// running totals (its width + 2·rx + 2) and the columns' sums (as wide
   /// as the canvas, and as tall).
-  struct BlurBuffers {
-    let across: UnsafeMutablePointer<Double>
-    let row: UnsafeMutablePointer<Double>
-    let sums: UnsafeMutablePointer<Double>
+  struct BlurBuffers<F: BinaryFloatingPoint & SIMDScalar> {
+    let across: UnsafeMutablePointer<F>
+    let row: UnsafeMutablePointer<F>
+    let sums: UnsafeMutablePointer<F>
   }
 
   /// A box blur of `rx` each way across, then `ry` down, of the values of
@@ -87,17 +89,20 @@ extension TerminalCanvas {
   /// returns the window of the result (`window` grown by the radii).
   /// Across, each row's running totals give each box as a difference;
   /// down, each column's sum runs along.
-  static func boxBlur(
-    _ source: UnsafePointer<Double>, into a: UnsafeMutablePointer<Double>, _ buffers: BlurBuffers,
+  @_specialize(where F == Double)
+  @_specialize(where F == Float)
+  static func boxBlur<F: BinaryFloatingPoint & SIMDScalar>(
+    _ source: UnsafePointer<F>, into a: UnsafeMutablePointer<F>, _ buffers: BlurBuffers<F>,
     width: Int, height: Int, rx: Int, ry: Int, window wi: Window
   ) -> Window {
+    typealias Lanes = SIMD4<F>
     let wo = (
       x0: max(wi.x0 - rx, 0), y0: max(wi.y0 - ry, 0), x1: min(wi.x1 + rx, width),
       y1: min(wi.y1 + ry, height)
     )
     // Multiplied by, not divided by: the same to an ulp, and the loops vectorise.
-    let nx = 1 / Double(2 * rx + 1)
-    let ny = 1 / Double(2 * ry + 1)
+    let nx = 1 / F(2 * rx + 1)
+    let ny = 1 / F(2 * ry + 1)
     let (tmp, totals, sums) = (buffers.across, buffers.row, buffers.sums)
     // Rows the input has nothing in stay 0.
     let rowsIn = max(wo.y0, wi.y0)..<max(min(wo.y1, wi.y1), max(wo.y0, wi.y0))
@@ -110,7 +115,7 @@ extension TerminalCanvas {
     for y in rowsIn {
       let row = y &* width
       for k in base..<wi.x0 { totals[k &- base] = 0 }
-      var s = 0.0
+      var s: F = 0
       for k in wi.x0..<wi.x1 {
         totals[k &- base] = s
         s += source[row &+ k]
@@ -194,19 +199,19 @@ extension TerminalCanvas {
   typealias Lanes = SIMD4<Double>
 }
 
-extension SIMD4<Double> {
+extension SIMD4 {
   @inline(__always)
-  static func load(_ p: UnsafePointer<Double>) -> Self {
+  static func load(_ p: UnsafePointer<Scalar>) -> Self {
     UnsafeRawPointer(p).loadUnaligned(as: Self.self)
   }
 
   @inline(__always)
-  static func load(_ p: UnsafeMutablePointer<Double>) -> Self {
+  static func load(_ p: UnsafeMutablePointer<Scalar>) -> Self {
     UnsafeRawPointer(p).loadUnaligned(as: Self.self)
   }
 
   @inline(__always)
-  static func store(_ v: Self, _ p: UnsafeMutablePointer<Double>) {
+  static func store(_ v: Self, _ p: UnsafeMutablePointer<Scalar>) {
     UnsafeMutableRawPointer(p).storeBytes(of: v, as: Self.self)
   }
 }

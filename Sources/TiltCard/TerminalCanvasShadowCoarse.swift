@@ -20,7 +20,13 @@ extension TerminalCanvas {
     scratch: inout [Double]
   ) {
     let ry = max(Int((blur / 2).rounded()), 0)
-    layer.coarse = nil
+    (layer.coarse, layer.single) = (nil, false)
+    if coarse && ry > 0 && ry < coarseShadowRadius {
+      singleShadowLayer(
+        of: coverage, in: cardBox, width: subW, height: subH, dx: dx, dy: dy, ry: ry,
+        layer: &layer)
+      return
+    }
     guard coarse, ry >= coarseShadowRadius, subW % 2 == 0, subH % 2 == 0 else {
       layer.window = shadowLayer(
         of: coverage, in: cardBox, width: subW, height: subH, dx: dx, dy: dy, blur: blur,
@@ -64,6 +70,8 @@ extension TerminalCanvas {
         }
       }
     }
+    cells = shown(grid: layer.cells, width: cw, cells: cells, above: faintestShadow)
+    guard cells.x0 < cells.x1, cells.y0 < cells.y1 else { return }
     layer.coarse = cells
     // A subpixel reads the two cells nearest it each way: those whose
     // centres are within a cell of its own.
@@ -71,6 +79,41 @@ extension TerminalCanvas {
       max(2 * cells.x0 - 1, 0), max(2 * cells.y0 - 1, 0), min(2 * cells.x1 + 1, subW),
       min(2 * cells.y1 + 1, subH)
     )
+  }
+
+  /// The wide layer's value below which it cannot change a colour of the
+  /// backdrop by as much as 0.05 / 255 (its opacity 0.20 × the shadow's
+  /// depth × the backdrop's brightest channel): left as 0 (see
+  /// ``shown(grid:width:cells:above:)``).
+  static let faintestShadow =
+    0.05
+    / (0.20 * shadowDepth
+      * max(
+        backdropCentre.r, backdropCentre.g, backdropCentre.b, backdropEdge.r, backdropEdge.g,
+        backdropEdge.b))
+
+  /// The smallest window of `cells` (of a grid `width` cells wide) that
+  /// holds all its cells above `threshold`: the rest are left out of the
+  /// layer (and so of what a frame draws). A subpixel reads the cells
+  /// around it at weights of at most 1.25 in all, so it is off by less
+  /// than 1.25 × `threshold`.
+  static func shown(grid: [Float], width cw: Int, cells: Window, above threshold: Double) -> Window
+  {
+    let t = Float(threshold)
+    var (x0, x1, y0, y1) = (cells.x1, cells.x0, cells.y1, cells.y0)
+    grid.withUnsafeBufferPointer { grid in
+      for cy in cells.y0..<cells.y1 {
+        let row = grid.baseAddress! + cy &* cw
+        var l = cells.x0
+        while l < cells.x1 && row[l] <= t { l &+= 1 }
+        guard l < cells.x1 else { continue }
+        var r = cells.x1
+        while row[r &- 1] <= t { r &-= 1 }
+        (x0, x1) = (min(x0, l), max(x1, r))
+        (y0, y1) = (min(y0, cy), cy &+ 1)
+      }
+    }
+    return (x0, y0, x1, y1)
   }
 
   /// A box of `radius` + 1 cells each way whose outermost cells weigh
@@ -295,22 +338,5 @@ extension TerminalCanvas {
       let w = x & 1 == 0 ? 0.25 : 0.75
       o[x] = cells[j] * w + cells[j &+ 1] * (1 - w)
     }
-  }
-}
-
-extension SIMD4<Float> {
-  @inline(__always)
-  static func load(_ p: UnsafePointer<Float>) -> Self {
-    UnsafeRawPointer(p).loadUnaligned(as: Self.self)
-  }
-
-  @inline(__always)
-  static func load(_ p: UnsafeMutablePointer<Float>) -> Self {
-    UnsafeRawPointer(p).loadUnaligned(as: Self.self)
-  }
-
-  @inline(__always)
-  static func store(_ v: Self, _ p: UnsafeMutablePointer<Float>) {
-    UnsafeMutableRawPointer(p).storeBytes(of: v, as: Self.self)
   }
 }

@@ -92,4 +92,49 @@ import Testing
     #expect(layer.window == window)
     #expect(layer.values == fine)
   }
+
+  @Test(arguments: [2.0, 6.0, 10.0])
+  func singleLayerIsCloseToTheDoubleOne(blur: Double) {
+    let box = (x0: 30, y0: 10, x1: 210, y1: 70)
+    let cover = coverage(width: 240, height: 80, box: box, skew: 25)
+    var (fine, scratch) = ([Double](), [Double]())
+    let window = TerminalCanvas.shadowLayer(
+      of: cover, in: box, width: 240, height: 80, dx: 3, dy: 5, blur: blur, layer: &fine,
+      scratch: &scratch)
+    var layer = TerminalCanvas.ShadowLayer(values: [], window: (0, 0, 0, 0))
+    TerminalCanvas.shadowLayer(
+      of: cover, in: box, width: 240, height: 80, dx: 3, dy: 5, blur: blur, coarse: true,
+      layer: &layer, scratch: &scratch)
+    #expect(layer.single && layer.coarse == nil)
+    #expect(layer.window == window)
+    var row = [Double](repeating: 0, count: 240)
+    var largest = 0.0
+    for y in window.y0..<window.y1 {
+      layer.cells.withUnsafeBufferPointer { values in
+        row.withUnsafeMutableBufferPointer { row in
+          TerminalCanvas.widenRow(
+            layer, values.baseAddress!, width: 240, row: y, skip: 100..<120,
+            into: row.baseAddress!)
+        }
+      }
+      for x in window.x0..<window.x1 where !(100..<120).contains(x) {
+        largest = max(largest, abs(fine[y * 240 + x] - row[x - window.x0]))
+      }
+    }
+    #expect(largest <= 0.00001, "\(largest)")
+  }
+
+  @Test func faintCellsAreLeftOut() {
+    // A grid of 10 × 6 cells, its window cells 1 ..< 9 across, 1 ..< 5 down.
+    var grid = [Float](repeating: 0, count: 60)
+    let t = TerminalCanvas.faintestShadow
+    for (x, y) in [(1, 1), (8, 4), (2, 3)] { grid[y * 10 + x] = Float(t / 2) }
+    for (x, y) in [(3, 2), (6, 3)] { grid[y * 10 + x] = Float(2 * t) }
+    let cells = (x0: 1, y0: 1, x1: 9, y1: 5)
+    let shown = TerminalCanvas.shown(grid: grid, width: 10, cells: cells, above: t)
+    #expect(shown == (3, 2, 7, 4))
+    let none = TerminalCanvas.shown(
+      grid: [Float](repeating: 0, count: 60), width: 10, cells: cells, above: t)
+    #expect(none.x0 >= none.x1 && none.y0 >= none.y1)
+  }
 }
