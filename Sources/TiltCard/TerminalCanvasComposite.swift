@@ -16,7 +16,6 @@ extension TerminalCanvas {
     coverage: [Double]
   ) {
     let (tw, ww) = (tight.window, wide.window)
-    let depth = Self.shadowDepth
     colors.withUnsafeMutableBufferPointer { colors in
       materials.withUnsafeMutableBufferPointer { materials in
         coverage.withUnsafeBufferPointer { coverage in
@@ -54,8 +53,7 @@ extension TerminalCanvas {
                           guard cover < 1 else { continue }
                           let t = hasTight ? tight[i] : 0
                           let w = hasWide ? wide[i] : 0
-                          let alpha = 1 - (1 - 0.30 * t) * (1 - 0.20 * w)
-                          let under = stage[i].scaled(1 - min(depth * alpha, 0.8))
+                          let under = stage[i].scaled(Self.backdropLeft(Self.shadowAlpha(t, w)))
                           if cover > 0, let card = colors[i] {
                             colors[i] = TerminalColor.mix(under, card, cover)
                           } else {
@@ -70,10 +68,10 @@ extension TerminalCanvas {
                         let t = hasTight ? tight[i] : 0
                         let w = hasWide ? wide[i] : 0
                         // With no shadow (t = w = 0) the backdrop as it is (scaled by 1).
-                        let alpha = 1 - (1 - 0.30 * t) * (1 - 0.20 * w)
+                        let alpha = Self.shadowAlpha(t, w)
                         var under: TerminalColor?
                         if backdrop {
-                          under = stage[i].scaled(1 - min(depth * alpha, 0.8))
+                          under = stage[i].scaled(Self.backdropLeft(alpha))
                         } else if hardShadow && alpha > 0.22 {
                           under = .black
                         }
@@ -170,6 +168,27 @@ extension TerminalCanvas {
     return layer.coarse != nil || layer.single
   }
 
+  /// The page's two drop shadows' opacities, and the most of the
+  /// backdrop's colour the shadow takes.
+  static let tightOpacity = 0.30
+  static let wideOpacity = 0.20
+  static let deepestShadow = 0.8
+
+  /// The shadow's opacity where its layers are `t` (tight) and `w` (wide):
+  /// the two drop shadows over each other.
+  @inline(__always)
+  static func shadowAlpha(_ t: Double, _ w: Double) -> Double {
+    1 - (1 - tightOpacity * t) * (1 - wideOpacity * w)
+  }
+
+  /// How much of the backdrop's colour is left under a shadow of opacity
+  /// `alpha`: ``shadowDepth`` times deeper than the page's (it is on a dark
+  /// stage), never past ``deepestShadow``.
+  @inline(__always)
+  static func backdropLeft(_ alpha: Double) -> Double {
+    1 - min(shadowDepth * alpha, deepestShadow)
+  }
+
   /// Subpixels `a ..< b` the card does not cover: the `stage` darkened by
   /// the `tight` and `wide` layers (0 where `nil`), four at a time.
   @inline(__always)
@@ -179,8 +198,8 @@ extension TerminalCanvas {
     wide: UnsafePointer<Double>?
   ) {
     let depth = Lanes(repeating: Self.shadowDepth)
-    let (one, most) = (Lanes(repeating: 1), Lanes(repeating: 0.8))
-    let (ta, wa) = (Lanes(repeating: 0.30), Lanes(repeating: 0.20))
+    let (one, most) = (Lanes(repeating: 1), Lanes(repeating: Self.deepestShadow))
+    let (ta, wa) = (Lanes(repeating: Self.tightOpacity), Lanes(repeating: Self.wideOpacity))
     var i = a
     while i &+ 4 <= b {
       let t = tight.map { Lanes.load($0 + i) } ?? Lanes()
@@ -194,8 +213,7 @@ extension TerminalCanvas {
     for i in i..<b {
       let t = tight?[i] ?? 0
       let w = wide?[i] ?? 0
-      let alpha = 1 - (1 - 0.30 * t) * (1 - 0.20 * w)
-      colors[i] = stage[i].scaled(1 - min(Self.shadowDepth * alpha, 0.8))
+      colors[i] = stage[i].scaled(Self.backdropLeft(Self.shadowAlpha(t, w)))
     }
   }
 

@@ -75,6 +75,23 @@ extension TerminalCanvas {
     return window
   }
 
+  /// A row's running totals for a box blur across: `totals[k - base]` the
+  /// sum of `row`'s values in `input` left of k, for k in `base ... end`
+  /// (0 before `input`, its whole sum after).
+  @inline(__always)
+  static func rowTotals<F: BinaryFloatingPoint>(
+    _ row: UnsafePointer<F>, _ input: Range<Int>, through end: Int, base: Int,
+    into totals: UnsafeMutablePointer<F>
+  ) {
+    for k in base..<input.lowerBound { totals[k &- base] = 0 }
+    var s: F = 0
+    for k in input {
+      totals[k &- base] = s
+      s += row[k]
+    }
+    for k in input.upperBound...end { totals[k &- base] = s }
+  }
+
   /// Where a blur keeps its pass across (as large as the canvas), a row's
   /// running totals (its width + 2·rx + 2) and the columns' sums (as wide
   /// as the canvas, and as tall).
@@ -114,13 +131,7 @@ extension TerminalCanvas {
     let base = wo.x0 - rx
     for y in rowsIn {
       let row = y &* width
-      for k in base..<wi.x0 { totals[k &- base] = 0 }
-      var s: F = 0
-      for k in wi.x0..<wi.x1 {
-        totals[k &- base] = s
-        s += source[row &+ k]
-      }
-      for k in wi.x1...(wo.x1 &+ rx) { totals[k &- base] = s }
+      rowTotals(source + row, wi.x0..<wi.x1, through: wo.x1 &+ rx, base: base, into: totals)
       let (upper, lower) = (totals + (rx &+ 1 &- base), totals - (rx &+ base))
       var x = wo.x0
       while x &+ 4 <= wo.x1 {

@@ -211,13 +211,7 @@ extension TerminalCanvas {
     let base = wo.x0 - rx
     for y in max(wi.y0, wo.y0)..<min(wi.y1, wo.y1) {
       let row = y &* width
-      for k in base..<wi.x0 { totals[k &- base] = 0 }
-      var s: Float = 0
-      for k in wi.x0..<wi.x1 {
-        totals[k &- base] = s
-        s += a[row &+ k]
-      }
-      for k in wi.x1...(wo.x1 &+ rx) { totals[k &- base] = s }
+      rowTotals(a + row, wi.x0..<wi.x1, through: wo.x1 &+ rx, base: base, into: totals)
       // The whole box less part of its two outermost cells.
       let (upper, inUpper) = (totals + (rx &+ 1 &- base), totals + (rx &- base))
       let (lower, inLower) = (totals - (rx &+ base), totals - (rx &- 1 &+ base))
