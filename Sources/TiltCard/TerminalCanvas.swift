@@ -66,31 +66,13 @@ struct TerminalCanvas {
   ) {
     self.columns = columns
     self.rows = rows
-    let (w, h) = (face.width, face.height)
-    // The card and its shadow in about 77 % of the width and 74 % of the
-    // height, in cell widths (a row is two).
-    let scale = min(Double(columns) / (w * 1.3), Double(2 * rows) / (h * 1.35))
+    let (sampler, box, scale) = Self.faceSampler(
+      frame, face: face, columns: columns, rows: rows, smooth: smooth)
     self.scale = scale
-    // A corner at least 5 subpixels (2½ rows) tall, so it reads as round
-    // at 40 × 12 too; at 80 × 24 and up the page's corner is larger.
-    let face = {
-      var face = face
-      face.minimumCornerExtent = 5 / scale
-      return face
-    }()
-    let centreX = Double(columns)  // subpixels: 2 a column
-    let centreY = Double(rows) * 0.98
-    self.centreX = centreX
-    self.centreY = centreY
+    (centreX, centreY) = (sampler.centreX, sampler.centreY)
     let count = 4 * columns * rows
     let subW = 2 * columns
     let subH = 2 * rows
-    let sampler = TerminalFaceSampler(
-      face: face, frame: frame, scale: scale, centreX: centreX, centreY: centreY, smooth: smooth)
-    let box = Self.cardBox(
-      frame, halfWidth: w / 2, halfHeight: h / 2, centreX: centreX, centreY: centreY,
-      sxPerPoint: 2 * scale * frame.extras.lift, syPerPoint: scale * frame.extras.lift,
-      width: subW, height: subH)
     cardBox = box
 
     // The buffers, each plain again outside what this frame draws into it
@@ -189,6 +171,31 @@ struct TerminalCanvas {
     self.coverage = coverage
     self.materials = materials
     self.glow = glow
+  }
+
+  /// How a canvas of `columns` × `rows` cells samples `face` for `frame`,
+  /// the subpixels the card can cover there (``cardBox(_:halfWidth:halfHeight:centreX:centreY:sxPerPoint:syPerPoint:width:height:)``),
+  /// and its columns (cell widths) a point: the card and its shadow in about
+  /// 77 % of the width and 74 % of the height (a row is two cell widths),
+  /// its centre a little above the middle.
+  static func faceSampler(
+    _ frame: CardFrame, face: TerminalCardFace, columns: Int, rows: Int, smooth: Bool
+  ) -> (sampler: TerminalFaceSampler, box: Window, scale: Double) {
+    let (w, h) = (face.width, face.height)
+    let scale = min(Double(columns) / (w * 1.3), Double(2 * rows) / (h * 1.35))
+    // A corner at least 5 subpixels (2½ rows) tall, so it reads as round
+    // at 40 × 12 too; at 80 × 24 and up the page's corner is larger.
+    var face = face
+    face.minimumCornerExtent = 5 / scale
+    let centreX = Double(columns)  // subpixels: 2 a column
+    let centreY = Double(rows) * 0.98
+    let sampler = TerminalFaceSampler(
+      face: face, frame: frame, scale: scale, centreX: centreX, centreY: centreY, smooth: smooth)
+    let box = cardBox(
+      frame, halfWidth: w / 2, halfHeight: h / 2, centreX: centreX, centreY: centreY,
+      sxPerPoint: 2 * scale * frame.extras.lift, syPerPoint: scale * frame.extras.lift,
+      width: 2 * columns, height: 2 * rows)
+    return (sampler, box, scale)
   }
 
   /// The subpixels the card can cover: the box of its projected corners

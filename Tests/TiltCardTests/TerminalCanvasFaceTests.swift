@@ -8,15 +8,31 @@ import Testing
 /// between) beside the face sampled at the middle of every subpixel: the
 /// same material and coverage everywhere, the colour within half a step.
 @Suite struct TerminalCanvasFaceTests {
-  /// Frame `k` of a tilt that swings the card about and turns it over.
-  func frame(_ k: Int) -> CardFrame {
-    let t = Double(k) / 7
-    let motion = TestSupport.motion(at: t, pitch: 0.5 * sin(t * 2), roll: 0.45 * sin(t * 3))
-    let flip = k % 10 < 6 ? 0 : Double(k % 10 - 5) * 36
-    let config = CardConfiguration()
-    return CardFrame(
-      t: t, motion: motion, pose: CardPose(attitude: motion.attitude, configuration: config),
-      flipAngle: flip, flipped: flip > 90, state: .active, configuration: config)
+  func frame(_ k: Int) -> CardFrame { TestSupport.swingingFrame(k, perSecond: 7) }
+
+  /// The face's pass of `frame` on a canvas of `columns` × `rows` cells,
+  /// sampled as the canvas samples it, into buffers of its own.
+  struct FacePass {
+    let sampler: TerminalFaceSampler
+    let box: TerminalCanvas.Window
+    var colors: [TerminalColor?]
+    var materials: [TerminalCardFace.Material?]
+    var glow: [Double]
+    var coverage: [Double]
+
+    init(_ frame: CardFrame, columns: Int, rows: Int, smooth: Bool) {
+      (sampler, box, _) = TerminalCanvas.faceSampler(
+        frame, face: TerminalCardFace(width: 340, height: 220), columns: columns, rows: rows,
+        smooth: smooth)
+      let count = 4 * columns * rows
+      colors = [TerminalColor?](repeating: nil, count: count)
+      materials = [TerminalCardFace.Material?](repeating: nil, count: count)
+      glow = [Double](repeating: 0, count: count)
+      coverage = [Double](repeating: 0, count: count)
+      TerminalCanvas.drawFace(
+        sampler, in: box, width: 2 * columns, colors: &colors, materials: &materials,
+        glow: &glow, coverage: &coverage)
+    }
   }
 
   @Test(arguments: [(200, 60), (120, 40), (80, 24), (40, 12)])
@@ -24,28 +40,12 @@ import Testing
     let (columns, rows) = size
     var worst = 0.0
     for k in 0..<30 {
-      let frame = frame(k)
-      var face = TerminalCardFace(width: 340, height: 220)
-      let scale = min(
-        Double(columns) / (face.width * 1.3), Double(2 * rows) / (face.height * 1.35))
-      face.minimumCornerExtent = 5 / scale
-      let (subW, subH) = (2 * columns, 2 * rows)
-      let (centreX, centreY) = (Double(columns), Double(rows) * 0.98)
-      let sampler = TerminalFaceSampler(
-        face: face, frame: frame, scale: scale, centreX: centreX, centreY: centreY,
-        smooth: k % 2 == 0)
-      let box = TerminalCanvas.cardBox(
-        frame, halfWidth: face.width / 2, halfHeight: face.height / 2, centreX: centreX,
-        centreY: centreY, sxPerPoint: 2 * scale * frame.extras.lift,
-        syPerPoint: scale * frame.extras.lift, width: subW, height: subH)
-      let count = subW * subH
-      var colors = [TerminalColor?](repeating: nil, count: count)
-      var materials = [TerminalCardFace.Material?](repeating: nil, count: count)
-      var glow = [Double](repeating: 0, count: count)
-      var coverage = [Double](repeating: 0, count: count)
-      TerminalCanvas.drawFace(
-        sampler, in: box, width: subW, colors: &colors, materials: &materials, glow: &glow,
-        coverage: &coverage)
+      let pass = FacePass(frame(k), columns: columns, rows: rows, smooth: k % 2 == 0)
+      let (sampler, box, subW) = (pass.sampler, pass.box, 2 * columns)
+      let (centreX, centreY) = (sampler.centreX, sampler.centreY)
+      let (colors, materials, glow, coverage) = (
+        pass.colors, pass.materials, pass.glow, pass.coverage
+      )
       let m = sampler.m
       for sy in box.y0..<box.y1 {
         for sx in box.x0..<box.x1 {
@@ -80,31 +80,16 @@ import Testing
     let (columns, rows) = size
     var (worst, edgeCount) = (0.0, 0)
     for k in 0..<30 {
-      let frame = frame(k)
-      var face = TerminalCardFace(width: 340, height: 220)
-      let scale = min(
-        Double(columns) / (face.width * 1.3), Double(2 * rows) / (face.height * 1.35))
-      face.minimumCornerExtent = 5 / scale
-      let (subW, subH) = (2 * columns, 2 * rows)
-      let (centreX, centreY) = (Double(columns), Double(rows) * 0.98)
-      let sampler = TerminalFaceSampler(
-        face: face, frame: frame, scale: scale, centreX: centreX, centreY: centreY, smooth: true)
-      let box = TerminalCanvas.cardBox(
-        frame, halfWidth: face.width / 2, halfHeight: face.height / 2, centreX: centreX,
-        centreY: centreY, sxPerPoint: 2 * scale * frame.extras.lift,
-        syPerPoint: scale * frame.extras.lift, width: subW, height: subH)
-      let count = subW * subH
-      var colors = [TerminalColor?](repeating: nil, count: count)
-      var materials = [TerminalCardFace.Material?](repeating: nil, count: count)
-      var glow = [Double](repeating: 0, count: count)
-      var coverage = [Double](repeating: 0, count: count)
-      TerminalCanvas.drawFace(
-        sampler, in: box, width: subW, colors: &colors, materials: &materials, glow: &glow,
-        coverage: &coverage)
-      let edges = TerminalCanvas.edges(of: materials, in: box, width: subW, height: subH)
+      var pass = FacePass(frame(k), columns: columns, rows: rows, smooth: true)
+      let (sampler, box, subW) = (pass.sampler, pass.box, 2 * columns)
+      let (centreX, centreY) = (sampler.centreX, sampler.centreY)
+      let edges = TerminalCanvas.edges(of: pass.materials, in: box, width: subW, height: 2 * rows)
       TerminalCanvas.sampleEdges(
-        edges, sampler, width: subW, colors: &colors, materials: &materials, glow: &glow,
-        coverage: &coverage)
+        edges, sampler, width: subW, colors: &pass.colors, materials: &pass.materials,
+        glow: &pass.glow, coverage: &pass.coverage)
+      let (colors, materials, glow, coverage) = (
+        pass.colors, pass.materials, pass.glow, pass.coverage
+      )
       edgeCount += edges.count
       let m = sampler.m
       let (hx, hy) = (0.5 * sampler.pointsPerSX, 0.5 * sampler.pointsPerSY)

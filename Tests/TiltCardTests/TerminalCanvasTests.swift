@@ -10,16 +10,7 @@ import Testing
 @Suite struct TerminalCanvasTests {
   typealias Mode = TerminalRenderer.ColorMode
 
-  /// Frame `k` of a tilt that swings the card about and turns it over.
-  func frame(_ k: Int) -> CardFrame {
-    let t = Double(k) / 6
-    let motion = TestSupport.motion(at: t, pitch: 0.5 * sin(t * 2), roll: 0.45 * sin(t * 3))
-    let flip = k % 10 < 6 ? 0 : Double(k % 10 - 5) * 36
-    let config = CardConfiguration()
-    return CardFrame(
-      t: t, motion: motion, pose: CardPose(attitude: motion.attitude, configuration: config),
-      flipAngle: flip, flipped: flip > 90, state: .active, configuration: config)
-  }
+  func frame(_ k: Int) -> CardFrame { TestSupport.swingingFrame(k, perSecond: 6) }
 
   func canvas(
     _ k: Int, columns: Int, rows: Int, mode: Mode,

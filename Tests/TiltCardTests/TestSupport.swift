@@ -24,6 +24,18 @@ enum TestSupport {
       rotationRate: Vector3(0, 0, 0))
   }
 
+  /// Frame `k` of a tilt that swings the card about and turns it over,
+  /// `perSecond` frames a second: a flip in each ten frames.
+  static func swingingFrame(_ k: Int, perSecond: Double) -> CardFrame {
+    let t = Double(k) / perSecond
+    let motion = motion(at: t, pitch: 0.5 * sin(t * 2), roll: 0.45 * sin(t * 3))
+    let flip = k % 10 < 6 ? 0 : Double(k % 10 - 5) * 36
+    let config = CardConfiguration()
+    return CardFrame(
+      t: t, motion: motion, pose: CardPose(attitude: motion.attitude, configuration: config),
+      flipAngle: flip, flipped: flip > 90, state: .active, configuration: config)
+  }
+
   static func degrees(_ radians: Double) -> Double { radians * 180 / .pi }
   static func radians(_ degrees: Double) -> Double { degrees * .pi / 180 }
 
