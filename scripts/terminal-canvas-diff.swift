@@ -7,7 +7,7 @@ import Foundation
 // The subpixels two TiltCards draw, for scripts/compare-terminal-canvas
 // (built there with OldCard, an earlier commit's, and NewCard, the
 // checkout's, both with testing enabled): the canvases of FRAMES frames of a
-// made-up tilt and flip (every fifth of 300 frames at 60 a second, a flip
+// made-up tilt and flip of scripts/terminal-motion.swift (every fifth of 300 frames, a flip
 // among them) at each size, with and without the backdrop and smoothing,
 // each drawn with a cache kept from frame to frame as the view does. Prints,
 // for each, the largest difference of a subpixel's colour channel (0…255),
@@ -17,19 +17,6 @@ import Foundation
 // usage: canvasdiff [FRAMES]   (FRAMES: 60)
 let a = CommandLine.arguments
 let frames = a.count > 1 ? Int(a[1])! : 60
-
-func motion(_ t: Double) -> DeviceMotion {
-  let attitude = Attitude(pitch: 0.35 * sin(t * 2), roll: 0.3 * sin(t * 3), yaw: 0)
-  let down = attitude.quaternion.conjugate.rotate(Vector3(0, 0, -1))
-  return DeviceMotion(
-    timestamp: t, attitude: attitude, gravity: down, userAcceleration: .zero,
-    rotationRate: Vector3(0, 0, 0))
-}
-
-func flip(_ k: Int) -> Double {
-  let phase = k % 300
-  return phase < 200 ? 0 : min(Double(phase - 200) * 3, 180)
-}
 
 /// A canvas's subpixels as plain values, whichever TiltCard drew them.
 struct Drawn {

@@ -5,7 +5,7 @@ import OldCard
 
 // The raster's cost, for scripts/bench-terminal-raster (built there with two
 // TiltCards: OldCard, an earlier commit's, and NewCard, the checkout's):
-// draws FRAMES frames of a made-up tilt and flip (a flip every 5 s) through
+// draws FRAMES frames of a made-up tilt and flip (scripts/terminal-motion.swift) through
 // the terminal screen, as the view does, at COLUMNS x ROWS in DEPTH (24, 256
 // or 16), with the renderer named (old or new), and prints the bytes sent;
 // with `hash`, also their FNV-1a hash (to show two renderers send the same).
@@ -14,19 +14,6 @@ import OldCard
 let a = CommandLine.arguments
 let (which, columns, rows, depth, frames) = (a[1], Int(a[2])!, Int(a[3])!, a[4], Int(a[5])!)
 let hashes = a.count > 6 && a[6] == "hash"
-
-func motion(_ t: Double) -> DeviceMotion {
-  let attitude = Attitude(pitch: 0.35 * sin(t * 2), roll: 0.3 * sin(t * 3), yaw: 0)
-  let down = attitude.quaternion.conjugate.rotate(Vector3(0, 0, -1))
-  return DeviceMotion(
-    timestamp: t, attitude: attitude, gravity: down, userAcceleration: .zero,
-    rotationRate: Vector3(0, 0, 0))
-}
-
-func flip(_ k: Int) -> Double {
-  let phase = k % 300
-  return phase < 200 ? 0 : min(Double(phase - 200) * 3, 180)
-}
 
 var bytes = 0
 var hash: UInt64 = 0xcbf2_9ce4_8422_2325
